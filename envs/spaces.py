@@ -21,6 +21,29 @@ def text_space(max_length: int) -> spaces.Text:
     return spaces.Text(max_length=max_length, min_length=0, charset=CLINICAL_CHARSET_STR)
 
 
+_FALLBACKS = {"\u00a0": " ", "\u2009": " ", "\u202f": " ", "\u2212": "-", "\u2010": "-", "\u2011": "-"}
+
+
+def to_charset(text: str) -> str:
+    """Map characters outside the clinical charset to close equivalents so observations stay in the space.
+
+    The packaged bank is tested to need no mapping; this guards user-supplied cases.
+    """
+    if all(ch in CLINICAL_CHARSET for ch in text):
+        return text
+    import unicodedata
+
+    out = []
+    for ch in text:
+        if ch in CLINICAL_CHARSET:
+            out.append(ch)
+            continue
+        ch2 = _FALLBACKS.get(ch) or unicodedata.normalize("NFKD", ch)
+        ch2 = "".join(c for c in ch2 if c in CLINICAL_CHARSET)
+        out.append(ch2 or "?")
+    return "".join(out)
+
+
 def coerce_text(value: object, max_length: int, what: str = "action") -> str:
     """Validate an agent's text action: a str no longer than ``max_length``.
 

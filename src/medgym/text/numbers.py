@@ -1,0 +1,187 @@
+"""Numbers with units in clinical text, and unit-aware comparison.
+
+The judge must tell a correctly copied value from a fabricated one even when the
+agent writes it differently: "11.2 mmol/L" vs "202 mg/dL" for glucose, "78 g/L" vs
+"7.8 g/dL" for haemoglobin, "38.5 °C" vs "101.3 F". Everything here is pure and
+fast: regexes plus a small table of analyte-specific conversion factors.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# ---- unit normalisation -------------------------------------------------------
+_UNIT_ALIASES: dict[str, str] = {
+    "umol/l": "µmol/l", "μmol/l": "µmol/l", "micromol/l": "µmol/l",
+    "mmol/l": "mmol/l", "mmol": "mmol/l", "mm": "mm",
+    "mg/dl": "mg/dl", "mg%": "mg/dl", "g/dl": "g/dl", "g/l": "g/l", "mg/l": "mg/l",
+    "ng/l": "ng/l", "ng/ml": "ng/ml", "pg/ml": "pg/ml", "ug/l": "µg/l", "μg/l": "µg/l", "µg/l": "µg/l",
+    "iu/l": "u/l", "u/l": "u/l", "units/l": "u/l", "miu/l": "miu/l", "mu/l": "miu/l", "miu/ml": "miu/ml",
+    "mmhg": "mmhg", "mm hg": "mmhg", "°c": "°c", "c": "°c", "degc": "°c", "°f": "°f", "f": "°f",
+    "/min": "/min", "bpm": "/min", "beats/min": "/min", "breaths/min": "/min", "per minute": "/min",
+    "%": "%", "percent": "%", "kg": "kg", "cm": "cm", "mm3": "mm3", "mg": "mg", "g": "g", "mcg": "µg",
+    "µg": "µg", "ml": "ml", "l": "l", "ml/min": "ml/min", "ml/min/1.73m2": "ml/min/1.73m2",
+    "ml/min/1.73 m2": "ml/min/1.73m2", "ml/min/1.73m²": "ml/min/1.73m2", "ml/min/1.73 m²": "ml/min/1.73m2",
+    "x10^9/l": "×10^9/l", "×10^9/l": "×10^9/l", "x 10^9/l": "×10^9/l", "× 10^9/l": "×10^9/l",
+    "10^9/l": "×10^9/l", "x10^12/l": "×10^12/l", "×10^12/l": "×10^12/l", "10^12/l": "×10^12/l",
+    "/ul": "/µl", "/µl": "/µl", "/mm3": "/µl", "cells/µl": "/µl", "cells/ul": "/µl", "meq/l": "mmol/l",
+    "mosm/kg": "mosm/kg", "s": "s", "sec": "s", "seconds": "s", "fl": "fl", "pg": "pg", "mm/h": "mm/h",
+    "mm/hr": "mm/h", "kg/m2": "kg/m2", "kg/m²": "kg/m2", "h": "h", "hours": "h", "days": "d", "d": "d",
+    "weeks": "wk", "years": "y", "iu/ml": "iu/ml", "kpa": "kpa", "mg/g": "mg/g", "mg/mmol": "mg/mmol",
+}  # fmt: skip
+
+# Multiplicative factors between unit pairs that hold for any analyte.
+_GENERIC: dict[tuple[str, str], float] = {
+    ("g/l", "g/dl"): 0.1,
+    ("g/l", "mg/dl"): 100.0,
+    ("mg/l", "mg/dl"): 0.1,
+    ("ng/l", "ng/ml"): 0.001,
+    ("µg/l", "ng/ml"): 1.0,
+    ("×10^9/l", "/µl"): 1000.0,
+    ("mmol/l", "mmol/l"): 1.0,
+    ("kpa", "mmhg"): 7.50062,
+}
+# Analyte-specific mass <-> molar conversions (multiply mmol/l or µmol/l to get mg/dl).
+_ANALYTE: dict[str, tuple[str, float]] = {
+    "glucose": ("mmol/l", 18.016),
+    "creatinine": ("µmol/l", 1 / 88.42),
+    "bilirubin": ("µmol/l", 1 / 17.104),
+    "cholesterol": ("mmol/l", 38.67),
+    "ldl": ("mmol/l", 38.67),
+    "hdl": ("mmol/l", 38.67),
+    "triglyceride": ("mmol/l", 88.57),
+    "urea": ("mmol/l", 2.801),  # urea mmol/L -> BUN mg/dL
+    "bun": ("mmol/l", 2.801),
+    "calcium": ("mmol/l", 4.008),
+    "magnesium": ("mmol/l", 2.431),
+    "phosphate": ("mmol/l", 3.097),
+    "uric acid": ("µmol/l", 1 / 59.48),
+    "urate": ("µmol/l", 1 / 59.48),
+    "lactate": ("mmol/l", 9.008),
+}
+
+NUMBER_RE = re.compile(r"(?<![\w.])([-−]?\d+(?:[.,]\d+)?)(?![\w])")
+_UNIT_PATTERN = "|".join(
+    sorted((re.escape(u) for u in set(_UNIT_ALIASES) | set(_UNIT_ALIASES.values())), key=len, reverse=True)
+)
+QUANTITY_RE = re.compile(
+    r"(?<![\w.])(?P<num>[-−]?\d+(?:\.\d+)?)(?:\s*(?:-|–|to)\s*(?P<num2>\d+(?:\.\d+)?))?"
+    r"\s*(?P<unit>" + _UNIT_PATTERN + r")?(?![\w/])",
+    re.IGNORECASE,
+)
+# Numbers that are almost never patient data: list markers, times, dates, doses of "x2"...
+_NON_CLAIM_CONTEXT = re.compile(r"(\b\d+\s*(?:st|nd|rd|th)\b)|(\b(?:19|20)\d{2}\b)")
+
+
+def normalize_unit(unit: str | None) -> str | None:
+    if not unit:
+        return None
+    u = unit.strip().lower().replace("μ", "µ")
+    if u in _UNIT_ALIASES:
+        return _UNIT_ALIASES[u]
+    compact = u.replace(" ", "")
+    return _UNIT_ALIASES.get(compact, compact)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number found in text, with its (normalised) unit and character span."""
+
+    value: float
+    unit: str | None
+    start: int
+    end: int
+    text: str
+    upper: float | None = None  # for ranges "3-21"
+
+
+def parse_number(s: str) -> float:
+    return float(s.replace("−", "-").replace(",", "."))
+
+
+_PAIR_RE = re.compile(r"(?<![\w.])(\d{2,3})\s*/\s*(\d{2,3})(\s*mm\s?hg)?(?![\w/])", re.IGNORECASE)
+
+
+def find_quantities(text: str) -> list[Quantity]:
+    """Every number in ``text`` with the unit that follows it, if any.
+
+    Blood pressures ("150/90 mmHg") yield two quantities in mmHg.
+    """
+    out = []
+    taken: list[tuple[int, int]] = []
+    for m in _PAIR_RE.finditer(text):
+        if m.group(3) or re.search(
+            r"\b(bp|blood pressure|pressure)\b", text[max(0, m.start() - 30) : m.start()], re.I
+        ):
+            out.append(Quantity(float(m.group(1)), "mmhg", m.start(1), m.end(1), m.group(0).strip()))
+            out.append(Quantity(float(m.group(2)), "mmhg", m.start(2), m.end(2), m.group(0).strip()))
+            taken.append((m.start(), m.end()))
+    for m in QUANTITY_RE.finditer(text):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        try:
+            val = parse_number(m.group("num"))
+        except ValueError:
+            continue
+        upper = parse_number(m.group("num2")) if m.group("num2") else None
+        out.append(
+            Quantity(val, normalize_unit(m.group("unit")), m.start(), m.end(), m.group(0).strip(), upper)
+        )
+    out.sort(key=lambda q: q.start)
+    return out
+
+
+def convert(value: float, unit: str | None, to_unit: str | None, analyte: str = "") -> float | None:
+    """Convert ``value`` from ``unit`` to ``to_unit`` (None if no known conversion)."""
+    a, b = normalize_unit(unit), normalize_unit(to_unit)
+    if a == b:
+        return value
+    if a is None or b is None:
+        return None
+    if (a, b) in _GENERIC:
+        return value * _GENERIC[(a, b)]
+    if (b, a) in _GENERIC:
+        return value / _GENERIC[(b, a)]
+    if {a, b} == {"°c", "°f"}:
+        return value * 9 / 5 + 32 if a == "°c" else (value - 32) * 5 / 9
+    name = analyte.lower()
+    for key, (molar, factor) in _ANALYTE.items():
+        if key in name:
+            if a == molar and b == "mg/dl":
+                return value * factor
+            if a == "mg/dl" and b == molar:
+                return value / factor
+            if a == molar == "µmol/l" and b == "mmol/l":
+                return value / 1000
+    if a == "µmol/l" and b == "mmol/l":
+        return value / 1000
+    if a == "mmol/l" and b == "µmol/l":
+        return value * 1000
+    return None
+
+
+def same_value(
+    value: float,
+    unit: str | None,
+    ref_value: float,
+    ref_unit: str | None,
+    analyte: str = "",
+    rel_tol: float = 0.03,
+) -> bool:
+    """Whether ``value unit`` states the same quantity as ``ref_value ref_unit``.
+
+    A missing unit on the claim is read as the reference unit (agents often drop it
+    when quoting). The tolerance absorbs rounding in conversions.
+    """
+    conv = value if unit is None else convert(value, unit, ref_unit, analyte)
+    if conv is None:
+        return False
+    scale = max(abs(ref_value), 1e-9)
+    return abs(conv - ref_value) <= max(rel_tol * scale, 0.051 if abs(ref_value) < 10 else 0.5)
+
+
+def looks_like_non_claim(text: str, q: Quantity) -> bool:
+    """Years, ordinals and similar numbers that are not measurements about the patient."""
+    window = text[max(0, q.start - 2) : q.end + 3]
+    return bool(_NON_CLAIM_CONTEXT.search(window)) and q.unit is None
