@@ -133,7 +133,7 @@ class Lexicon:
 class FactMatcher:
     """Text <-> fact matching for one case (see module docstring)."""
 
-    def __init__(self, case: Case, semantic_threshold: float = 0.55):
+    def __init__(self, case: Case, semantic_threshold: float = 0.5):
         self.case = case
         self.facts: dict[str, Fact] = case.fact_index
         self.semantic_threshold = semantic_threshold
