@@ -124,7 +124,33 @@ def test_cli_unknown_case_is_one_line_error():
 
 
 def test_packaged_bank_is_valid_and_diverse(bank):
-    assert len(bank) >= 1
+    """The issue's floor: 40+ cases, 12+ specialties, L1-L3, all care stages, every stressor hook present."""
+    assert len(bank) >= 40
+    stats = bank.stats()
+    assert len(stats["specialty"]) >= 12
+    assert set(stats["difficulty"]) == {"L1", "L2", "L3"}
+    assert set(stats["care_stage"]) == {"prevention", "treatment", "long-term management"}
+    assert set(stats["track"]) == {"llm", "multimodal", "agent"}
     for case in bank:
-        assert len(case.omitted_ids) >= 2
-        assert case.stressors.contradictions and case.stressors.delay
+        assert len(case.omitted_ids) >= 2, case.id
+        assert case.stressors.contradictions and case.stressors.delay, case.id
+
+
+def test_bank_authoring_rules(bank):
+    """Rules the matcher and judges rely on: statements name their fact; numbers appear with their unit."""
+    from medgym.text.fact_matcher import matcher_for
+    from medgym.text.numbers import find_quantities, same_value
+
+    for case in bank:
+        m = matcher_for(case)
+        for f in case.facts:
+            found = {x.item_id for x in m.fact_mentions(f.statement)}
+            assert f.id in found, f"{case.id}: statement of {f.id!r} does not name the fact"
+            if f.value is not None:
+                qs = find_quantities(f.statement)
+                assert any(same_value(q.value, q.unit, f.value, f.unit, f.name) for q in qs), (
+                    f"{case.id}: statement of {f.id!r} does not state {f.value} {f.unit}"
+                )
+        for t in case.stressors.contradictions:
+            found = {x.item_id for x in m.mentions(t.statement, ("contradiction",))}
+            assert t.id in found, f"{case.id}: contradiction {t.id!r} does not name its item"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import gymnasium as gym
 import pytest
@@ -138,7 +139,7 @@ def test_interactive_terminates_on_final_diagnosis_after_schedule_else_truncates
     _, _, term, trunc, _ = env.step("Final diagnosis: drug-induced liver injury.")
     assert term and not trunc
     env.reset(seed=0, options={"case_id": CASE, "condition": "baseline"})
-    for i in range(6):
+    for _ in range(6):
         _, _, term, trunc, _ = env.step("Hmm.")
     assert trunc and not term
 
@@ -181,7 +182,7 @@ def test_trajectory_round_trip_and_versioning(tmp_path):
     traj = Trajectory.load(path)
     assert traj.scenario.condition == "I+D" and len(traj.turns) == traj.scenario.num_turns
     assert traj.released_by(1) == set(traj.scenario.turns[0].released_facts)
-    data = json.loads(open(path).read())
+    data = json.loads(Path(path).read_text())
     data["version"] = 99
     (tmp_path / "v99.json").write_text(json.dumps(data))
     with pytest.raises(TrajectoryFormatError, match="unsupported trajectory version 99"):

