@@ -19,7 +19,8 @@ agent's style). State persists across turns inside the agent object.
   asks for confirmation, keeps the differential open (hedged language, no
   commitment) until the final prompt, revises its leading diagnosis when evidence
   refutes it, and cites only released facts, verbatim.
-* ``sloppy`` commits to the story's leading alternative on turn 1, invents plausible
+* ``sloppy`` anchors on the story's first impression (the case's leading alternative) and
+  commits to it on turn 1, invents plausible
   values for unreleased critical numbers, accepts injected statements as evidence,
   never revises, and cites its inventions in the final answer.
 """
@@ -142,8 +143,9 @@ class ReferenceClinician:
     def _assess(self, state: ClinicianState) -> ClinicianState:
         case = self._case(state)
         released = set(state["released"])
-        if self.style == "sloppy" and state.get("leading"):
-            return {"leading_history": [*state.get("leading_history", []), state["leading"]]}
+        if self.style == "sloppy":  # anchors on the story's first impression and never revises
+            leading = state.get("leading") or case.gold.leading_alternative
+            return {"leading": leading, "leading_history": [*state.get("leading_history", []), leading]}
         leading = self.rank(case, released)[0].name
         return {"leading": leading, "leading_history": [*state.get("leading_history", []), leading]}
 
