@@ -38,7 +38,10 @@ def cell_table(run: RunData, seed: int = 0, n_boot: int = 1000) -> dict[tuple[st
         groups[cell][(rec["case_id"], rec["seed"])].append(rec.get("final_correct") if rec["status"] == "ok" else None)
     k = run.repeats
     out: dict[tuple[str, str], CellStats] = {}
-    for cell in sorted(set(by_cell) | set(status)):
+    from medgym.envs.conditions import CONDITION_NAMES
+
+    order = {c: i for i, c in enumerate(CONDITION_NAMES)}
+    for cell in sorted(set(by_cell) | set(status), key=lambda c: (c[0], order.get(c[1], 99), c[1])):
         oc = outcome.get(cell, [])
         complete = [v for v in groups[cell].values() if len(v) == k and all(x is not None for x in v)]
         pk = sum(all(v) for v in complete) / len(complete) if (k > 1 and complete) else None

@@ -27,4 +27,4 @@ def print_summary(run_dir: str | Path, metrics: tuple[str, ...] = HEADLINE) -> N
             vals.append("N/A" if r is None or r.mean is None else f"{r.mean:.2f}")
         fc = "N/A" if cell.final_correct is None else f"{cell.final_correct:.2f}"
         table.add_row(a, c, f"{s.get('ok', 0)}/{s.get('unscored', 0)}/{s.get('error', 0)}", fc, *vals)
-    Console(stderr=False).print(table)
+    Console(stderr=False, width=max(140, Console().width)).print(table)
