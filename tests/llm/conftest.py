@@ -22,8 +22,12 @@ def _fresh_llm_process_state():
 
 
 def make_client(srv: FakeOpenAIServer, **overrides: Any) -> LLMClient:
-    """A client with short timeouts and backoff so the suite stays fast."""
-    params: dict[str, Any] = {"base_url": srv.base_url, "model": "fake-model", "timeout": 0.5,
+    """A client with short backoff so the suite stays fast.
+
+    The default timeout (3 s) leaves room for a loaded 2-core machine; tests of the
+    "timeout" fault pass a shorter one (and make the server hang for much longer).
+    """
+    params: dict[str, Any] = {"base_url": srv.base_url, "model": "fake-model", "timeout": 3.0,
                               "backoff_base": 0.01, "backoff_max": 0.05, "max_retries": 3}
     params.update(overrides)
     return LLMClient(LLMConfig(**params))

@@ -46,9 +46,13 @@ def test_extra_params_override_config_and_reach_the_server(client_for, user_mess
         body = srv.requests[0]
         assert body["temperature"] == 0.7 and body["top_k"] == 20
         assert "seed" not in body and "max_tokens" not in body and "max_completion_tokens" not in body
+        client.chat(user_messages, extra_body={"repetition_penalty": 1.1})
+        assert srv.requests[-1]["repetition_penalty"] == 1.1 and "extra_body" not in srv.requests[-1]
+        with pytest.raises(TypeError, match="LLMConfig"):
+            client.chat(user_messages, timeout=3)
         client2 = client_for(srv, max_tokens=99, max_tokens_param="max_completion_tokens")
         client2.chat(user_messages)
-        assert srv.requests[1]["max_completion_tokens"] == 99 and "max_tokens" not in srv.requests[1]
+        assert srv.requests[-1]["max_completion_tokens"] == 99 and "max_tokens" not in srv.requests[-1]
 
 
 def test_tool_call_loop_appends_message_and_tool_result(client_for, user_messages):

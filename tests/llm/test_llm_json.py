@@ -97,15 +97,15 @@ def test_schema_invalid_output_is_an_output_error_not_a_default(client_for, user
             client_for(srv, output_retries=0).chat_json(user_messages, Judgement)
         assert info.value.raw_text == '{"diagnosis": "x", "confidence": 7}'
         assert len(srv.requests) == 1  # output_retries=0: no repair turn
-    with FakeOpenAIServer(replies=['{"flag": "yes", "turn": 1}']) as srv:
-        with pytest.raises(LLMOutputError, match="schema violation at flag"):
-            client_for(srv, output_retries=0).chat_json(user_messages, DICT_SCHEMA)
+    with (FakeOpenAIServer(replies=['{"flag": "yes", "turn": 1}']) as srv,
+          pytest.raises(LLMOutputError, match="schema violation at flag")):
+        client_for(srv, output_retries=0).chat_json(user_messages, DICT_SCHEMA)
 
 
 def test_empty_content_is_an_output_error(client_for, user_messages):
-    with FakeOpenAIServer(replies=[{"content": None, "tool_calls": [{"name": "f", "arguments": {}}]}]) as srv:
-        with pytest.raises(LLMOutputError, match="empty reply"):
-            client_for(srv, output_retries=0).chat_json(user_messages, DICT_SCHEMA)
+    reply = {"content": None, "tool_calls": [{"name": "f", "arguments": {}}]}
+    with FakeOpenAIServer(replies=[reply]) as srv, pytest.raises(LLMOutputError, match="empty reply"):
+        client_for(srv, output_retries=0).chat_json(user_messages, DICT_SCHEMA)
 
 
 def test_repair_turn_recovers_and_usage_covers_both_replies(client_for, user_messages):
@@ -113,9 +113,9 @@ def test_repair_turn_recovers_and_usage_covers_both_replies(client_for, user_mes
         parsed, res = client_for(srv).chat_json(user_messages, Judgement)
         assert parsed.confidence == 0.9
         assert res.attempts == 2 and len(srv.requests) == 2
-        assert res.usage.total_tokens == sum(
-            1 for _ in range(0)) + res.usage.prompt_tokens + res.usage.completion_tokens
-        assert res.usage.completion_tokens == 4 + 5  # word counts of both replies
+        # the fake server counts words: 4 for the invalid reply, 7 for the good one
+        assert res.usage.completion_tokens == 4 + 7
+        assert res.usage.total_tokens == res.usage.prompt_tokens + res.usage.completion_tokens
 
 
 def test_llama_cpp_style_json_schema_rejection_falls_back_and_is_remembered(client_for, user_messages):
@@ -146,6 +146,8 @@ def test_bare_500_on_json_schema_is_retried_once_then_falls_back(client_for, use
         parsed, res = client_for(srv).chat_json(user_messages, DICT_SCHEMA)
         assert parsed == {"flag": True, "turn": 5}
         assert _formats(srv) == ["json_schema", "json_schema", "json_object"]
+        # remembered only because a request without json_schema then succeeded
+        assert remembered_mode(client_for(srv).config.endpoint, "fake-model") == "json_object"
 
 
 def test_server_rejecting_every_response_format_gets_the_schema_in_the_prompt(client_for):

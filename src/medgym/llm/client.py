@@ -19,13 +19,13 @@ turned into a default value: the caller decides that an item is "unscored".
 from __future__ import annotations
 
 import asyncio
-import copy
+import contextlib
 import json
 import os
 import threading
 import time
 import weakref
-from collections.abc import Generator, Sequence
+from collections.abc import AsyncGenerator, Generator, Sequence
 from typing import Any
 
 import openai
@@ -55,6 +55,8 @@ from medgym.llm.structured import (
 from medgym.llm.usage import GLOBAL_USAGE, UsageMeter
 
 Messages = Sequence[dict[str, Any]]
+#: openai-SDK per-call options that are not request-body fields.
+_CLIENT_SIDE_OPTIONS = frozenset({"timeout", "extra_headers", "extra_query", "stream"})
 
 
 class _FormatRejected(Exception):
@@ -63,7 +65,42 @@ class _FormatRejected(Exception):
     def __init__(self, failure: Failure, attempts: int):
         self.failure = failure
         self.attempts = attempts
+        #: a 4xx or a message naming the format (vs. a bare, repeated 500)
+        self.explicit = failure.status is not None and (failure.status < 500 or failure.mentions_format())
         super().__init__(failure.message)
+
+
+async def _closing_agen(client: openai.AsyncOpenAI, registry: weakref.WeakKeyDictionary[Any, Any],
+                        lock: threading.Lock) -> AsyncGenerator[None, None]:
+    """Suspends until its loop shuts down (or aclose), then forgets and closes ``client``.
+
+    The generator references its loop (asyncio's finalizer hook), so the registry entry
+    must be removed here or the weak key would never die.
+    """
+    loop = asyncio.get_running_loop()
+    try:
+        yield
+    finally:
+        with lock:
+            entry = registry.get(loop)
+            if entry is not None and entry[0] is client:
+                del registry[loop]
+        with contextlib.suppress(Exception):  # the loop may already be half torn down
+            await client.close()
+
+
+def _forget_dead_loop_client(client: openai.AsyncOpenAI) -> None:
+    """Drop an AsyncOpenAI whose event loop is closed.
+
+    Its sockets cannot be closed asynchronously any more (their loop is gone), and the
+    SDK's ``__del__`` would schedule ``aclose()`` on whatever loop is running now, which
+    fails noisily. Marking the httpx client closed (private state, best effort) lets the
+    garbage collector release the sockets quietly instead.
+    """
+    http = getattr(client, "_client", None)
+    state = getattr(http, "_state", None)
+    with contextlib.suppress(Exception):
+        http._state = type(state).CLOSED  # type: ignore[union-attr]
 
 
 def _normalise_tools(tools: Sequence[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
@@ -118,8 +155,11 @@ class LLMClient:
         self._client_lock = threading.Lock()
         self._sync: openai.OpenAI | None = None
         self._sync_pid = -1
-        self._aclients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, openai.AsyncOpenAI] = (
-            weakref.WeakKeyDictionary())
+        # One AsyncOpenAI per event loop (an httpx pool cannot cross loops), with the async
+        # generator that closes it when the loop shuts down (see _closing_agen).
+        self._aclients: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, tuple[openai.AsyncOpenAI, AsyncGenerator[None, None]]
+        ] = weakref.WeakKeyDictionary()
 
     # ------------------------------------------------------------------ variants & lifecycle
     def with_meter(self, meter: UsageMeter) -> LLMClient:
@@ -128,14 +168,20 @@ class LLMClient:
         Shares the HTTP connections, limits and cache, so a batch runner can give each
         episode its own meter for per-episode token counts at no cost.
         """
-        clone = copy.copy(self)
+        clone = self._view()
         clone.usage = meter
         return clone
 
     def with_role(self, role: str) -> LLMClient:
         """A view of this client that records usage under another role."""
-        clone = copy.copy(self)
+        clone = self._view()
         clone.config = self.config.for_role(role)
+        return clone
+
+    def _view(self) -> LLMClient:
+        """A shallow copy sharing connections, limits and cache (not via __reduce__)."""
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
         return clone
 
     def close(self) -> None:
@@ -146,12 +192,15 @@ class LLMClient:
             self._sync = None
 
     async def aclose(self) -> None:
-        """Close the async HTTP client of the running event loop."""
+        """Close the async HTTP client of the running event loop.
+
+        Optional under ``asyncio.run``: its loop shutdown closes the client anyway.
+        """
         loop = asyncio.get_running_loop()
         with self._client_lock:
-            client = self._aclients.pop(loop, None)
-        if client is not None:
-            await client.close()
+            entry = self._aclients.pop(loop, None)
+        if entry is not None:
+            await entry[1].aclose()
 
     def __enter__(self) -> LLMClient:
         return self
@@ -164,6 +213,11 @@ class LLMClient:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as its config: a process-pool worker gets a fresh client (own meter,
+        own connections; the cache file is shared on disk)."""
+        return (type(self), (self.config,))
 
     def __repr__(self) -> str:
         c = self.config
@@ -180,13 +234,26 @@ class LLMClient:
                 self._sync_pid = os.getpid()
             return self._sync
 
-    def _async_client(self) -> openai.AsyncOpenAI:
+    async def _async_client(self) -> openai.AsyncOpenAI:
         loop = asyncio.get_running_loop()
         with self._client_lock:
-            client = self._aclients.get(loop)
-            if client is None:
-                client = self._aclients[loop] = openai.AsyncOpenAI(**self._openai_kwargs())
-            return client
+            entry = self._aclients.get(loop)
+            fresh = entry is None
+            if entry is None:
+                # Loops closed without shutdown_asyncgens (manual loop handling) never ran
+                # their closer: drop their entries so they can be collected.
+                for dead in [lp for lp in self._aclients if lp.is_closed()]:
+                    _forget_dead_loop_client(self._aclients.pop(dead)[0])
+                client = openai.AsyncOpenAI(**self._openai_kwargs())
+                entry = (client, _closing_agen(client, self._aclients, self._client_lock))
+                self._aclients[loop] = entry
+        if fresh:
+            # Starting the generator registers it with this loop's async-generator hooks:
+            # loop.shutdown_asyncgens() (run by asyncio.run) then closes the client inside
+            # the loop, so per-loop clients do not leak sockets when a runner uses one
+            # asyncio.run per episode.
+            await entry[1].__anext__()
+        return entry[0]
 
     # ------------------------------------------------------------------ accounting
     def _record(self, **counts: int) -> None:
@@ -223,7 +290,13 @@ class LLMClient:
             body["tool_choice"] = tool_choice
         if response_format is not None:
             body["response_format"] = response_format
+        misplaced = sorted(set(extra_params) & _CLIENT_SIDE_OPTIONS)
+        if misplaced:
+            raise TypeError(f"{', '.join(misplaced)} cannot be set per call; set them in LLMConfig "
+                            "(extra keyword arguments are request-body fields)")
+        extra_body = extra_params.pop("extra_body", None) or {}
         body.update(extra_params)
+        body.update(extra_body)  # openai-SDK style: server-specific fields
         return body
 
     def _cache_key(self, kind: str, payload: dict[str, Any]) -> str:
@@ -316,7 +389,8 @@ class LLMClient:
             self._record(requests=1)
             try:
                 async with self.limits.inflight.slot_async():
-                    text = await self._async_client().post("/chat/completions", body=body, cast_to=str)
+                    client = await self._async_client()
+                    text = await client.post("/chat/completions", body=body, cast_to=str)
                 completion = self._decode(text)
             except (openai.APIError, BadResponseError) as exc:
                 failure = classify(exc)
@@ -399,6 +473,7 @@ class LLMClient:
         cfg = self.config
         modes = modes_for(cfg.endpoint, cfg.model, cfg.structured_output)
         problems: list[str] = []
+        unconfirmed: list[str] = []
         convo = messages
         mode_i = 0
         repairs = 0
@@ -416,7 +491,12 @@ class LLMClient:
                 attempts_total += rej.attempts
                 problems.append(f"mode {mode} rejected by the server: {rej.failure.message}")
                 if cfg.structured_output == "auto":
-                    remember_rejection(cfg.endpoint, cfg.model, mode)
+                    if rej.explicit:
+                        remember_rejection(cfg.endpoint, cfg.model, mode)
+                    else:
+                        # A bare 500 may be an outage, not the format: remember it only
+                        # once a request without this format has succeeded.
+                        unconfirmed.append(mode)
                 if mode_i + 1 >= len(modes):
                     raise LLMTransportError(
                         f"{cfg.model} at {cfg.endpoint} rejected structured output mode {mode!r}: "
@@ -426,6 +506,9 @@ class LLMClient:
                 continue
             attempts_total += attempts
             replies += 1
+            for rejected in unconfirmed:
+                remember_rejection(cfg.endpoint, cfg.model, rejected)
+            unconfirmed.clear()
             res = ChatResult.from_completion(completion, cached=False, latency_s=0.0, attempts=attempts)
             usage_total = usage_total + res.usage
             try:

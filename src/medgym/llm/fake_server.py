@@ -16,8 +16,9 @@ Replies
     "finish_reason": ..., "usage": {...}}``, or a full completion with ``"choices"``
     served verbatim), a :class:`Fault` (inject that fault for this request), or an
     :class:`ErrorReply` (any status). When the list is exhausted the server answers
-    **HTTP 400 "fake server: replies exhausted"** -- a non-retryable error that makes
-    an unexpected extra request loud -- unless ``cycle=True``, which restarts the list.
+    **HTTP 410 "fake server: replies exhausted"** -- a non-retryable status that makes
+    an unexpected extra request loud (and that ``chat_json`` does not mistake for a
+    rejected response_format) -- unless ``cycle=True``, which restarts the list.
     ``handler(request_dict)`` returns a reply in the same forms (``None`` means the
     default reply) and takes precedence over ``replies``. With neither, every
     request gets ``default_reply`` ("OK").
@@ -50,7 +51,7 @@ from enum import StrEnum
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-__all__ = ["ErrorReply", "FakeOpenAIServer", "Fault", "RandomFaults"]
+__all__ = ["ErrorReply", "FakeOpenAIServer", "FakeOpenAIServerProcess", "Fault", "RandomFaults"]
 
 
 class Fault(StrEnum):
@@ -248,6 +249,13 @@ class FakeOpenAIServer:
     def in_flight(self) -> int:
         return self._in_flight
 
+    def stats(self) -> dict[str, Any]:
+        """Counters (also served as JSON at ``GET /_fake/stats``)."""
+        with self._lock:
+            return {"requests": len(self._requests), "in_flight": self._in_flight,
+                    "max_in_flight": self.max_in_flight,
+                    "faults_applied": [list(f) for f in self._faults_applied]}
+
     def set_replies(self, replies: Sequence[Reply]) -> None:
         with self._lock:
             self._replies = list(replies)
@@ -288,7 +296,7 @@ class FakeOpenAIServer:
                 return self.default_reply
             if self._reply_index >= len(self._replies):
                 if not self.cycle or not self._replies:
-                    return ErrorReply(400, f"fake server: replies exhausted after {len(self._replies)} replies")
+                    return ErrorReply(410, f"fake server: replies exhausted after {len(self._replies)} replies")
                 self._reply_index = 0
             reply = self._replies[self._reply_index]
             self._reply_index += 1
@@ -338,6 +346,9 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         timeout = 30  # idle keep-alive connections close eventually
+        # Headers and body go out in two writes; with Nagle on, the body waits for the
+        # client's delayed ACK (~40 ms per request on Linux), which would swamp benchmarks.
+        disable_nagle_algorithm = True
 
         def setup(self) -> None:
             super().setup()
@@ -358,7 +369,16 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             data = json.dumps(payload).encode("utf-8")
             self._send_bytes(status, data, "application/json", headers)
 
+        def _answered(self) -> None:
+            """Leave the in-flight count *before* the first byte of the answer goes out:
+            the client may release its slot and send another request as soon as it reads
+            the answer, and must not be seen overlapping with this one."""
+            if getattr(self, "_counted", False):
+                self._counted = False
+                server._done()
+
         def _send_bytes(self, status: int, data: bytes, ctype: str, headers: dict[str, str] | None = None) -> None:
+            self._answered()
             self.send_response(status)
             self.send_header("Content-Type", ctype)
             self.send_header("Content-Length", str(len(data)))
@@ -373,6 +393,7 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             self._send_json(status, {"error": {"code": status, "message": message, "type": etype}}, headers)
 
         def _drop(self) -> None:
+            self._answered()
             self.close_connection = True
             with contextlib.suppress(OSError):
                 self.connection.shutdown(socket.SHUT_RDWR)
@@ -392,6 +413,12 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
 
         # -- endpoints -------------------------------------------------------------------------
         def do_GET(self) -> None:
+            if self.path.rstrip("/") == "/_fake/stats":
+                self._send_json(200, server.stats())
+                return
+            if self.path.rstrip("/") == "/_fake/requests":
+                self._send_json(200, server.requests)
+                return
             if self.path.rstrip("/") in ("/v1/models", "/models"):
                 if not self._authorised():
                     self._error(401, "invalid api key", etype="invalid_request_error")
@@ -411,12 +438,13 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 self._error(400, "expected a JSON object body", etype="invalid_request_error")
                 return
             idx = server._register(body, {k.lower(): v for k, v in self.headers.items()})
+            self._counted = True
             try:
                 self._chat(idx, body)
             except (BrokenPipeError, ConnectionResetError):  # the client gave up (its timeout)
                 self.close_connection = True
             finally:
-                server._done()
+                self._answered()
 
         def _chat(self, idx: int, body: dict[str, Any]) -> None:
             if not self._authorised():
@@ -467,3 +495,134 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 self._send_json(200, server._completion(body, MALFORMED_CONTENT))
 
     return Handler
+
+
+# ---------------------------------------------------------------------------------------------
+# Out-of-process mode: the server in its own interpreter, so that its CPU time does not
+# compete with the client for the GIL (benchmarks of the harness at concurrency 32).
+
+
+def _encode_reply(reply: Reply) -> Any:
+    if isinstance(reply, Fault):
+        return {"__fault__": reply.value}
+    if isinstance(reply, ErrorReply):
+        return {"__error__": reply.status, "message": reply.message, "headers": reply.headers}
+    return reply
+
+
+def _decode_reply(item: Any) -> Reply:
+    if isinstance(item, dict) and "__fault__" in item:
+        return Fault(item["__fault__"])
+    if isinstance(item, dict) and "__error__" in item:
+        return ErrorReply(int(item["__error__"]), item.get("message", "fake error"), item.get("headers") or {})
+    return item
+
+
+class FakeOpenAIServerProcess:
+    """The same server, run in a child process (``python -m medgym.llm.fake_server``).
+
+    Takes the JSON-expressible subset of :class:`FakeOpenAIServer`'s arguments (no
+    ``handler``; ``faults`` as a list of kinds or a :class:`RandomFaults`). ``requests``
+    and :meth:`stats` are fetched over HTTP. The child exits when this object stops or
+    when the parent process dies (it watches its stdin).
+    """
+
+    def __init__(self, replies: Sequence[Reply] | None = None, latency_s: float = 0.0,
+                 faults: Sequence[Any] | RandomFaults | None = None, reject_json_schema: bool = False,
+                 **options: Any):
+        if "handler" in options:
+            raise TypeError("a handler cannot cross a process boundary; use FakeOpenAIServer in-process")
+        if isinstance(faults, RandomFaults):
+            fault_spec: Any = {"random": {"rate": faults.rate, "kinds": [str(k) for k in faults.kinds],
+                                          "seed": faults.seed}}
+        else:
+            fault_spec = None if faults is None else [None if f is None else str(_fault_kind(f)) for f in faults]
+        self._config = {
+            "replies": None if replies is None else [_encode_reply(r) for r in replies],
+            "latency_s": latency_s, "faults": fault_spec, "reject_json_schema": reject_json_schema,
+            **{k: _encode_reply(v) if k == "default_reply" else v for k, v in options.items()},
+        }
+        self._proc: Any = None
+        self.base_url = ""
+
+    def start(self) -> FakeOpenAIServerProcess:
+        import subprocess
+        import sys
+
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "medgym.llm.fake_server", "--config", json.dumps(self._config)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        line = self._proc.stdout.readline().strip()
+        if not line.startswith("READY "):
+            self.stop()
+            raise RuntimeError(f"fake server process failed to start (said {line!r})")
+        self.base_url = line.split(" ", 1)[1]
+        return self
+
+    def _get(self, path: str) -> Any:
+        import urllib.request
+
+        root = self.base_url.rsplit("/v1", 1)[0]
+        with urllib.request.urlopen(root + path, timeout=10) as resp:
+            return json.loads(resp.read())
+
+    def stats(self) -> dict[str, Any]:
+        return self._get("/_fake/stats")
+
+    @property
+    def requests(self) -> list[dict[str, Any]]:
+        return self._get("/_fake/requests")
+
+    @property
+    def max_in_flight(self) -> int:
+        return int(self.stats()["max_in_flight"])
+
+    def stop(self) -> None:
+        import subprocess
+
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        with contextlib.suppress(OSError):
+            proc.stdin.close()  # the child shuts down on EOF
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+    def __enter__(self) -> FakeOpenAIServerProcess:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
+    import argparse
+    import sys
+
+    ap = argparse.ArgumentParser(description="Run the fake OpenAI-compatible server until stdin closes.")
+    ap.add_argument("--config", default="{}", help="JSON object of FakeOpenAIServer arguments")
+    ap.add_argument("--port", type=int, default=0)
+    args = ap.parse_args(argv)
+    cfg = json.loads(args.config)
+    if cfg.get("replies") is not None:
+        cfg["replies"] = [_decode_reply(r) for r in cfg["replies"]]
+    if "default_reply" in cfg:
+        cfg["default_reply"] = _decode_reply(cfg["default_reply"])
+    faults = cfg.get("faults")
+    if isinstance(faults, dict) and "random" in faults:
+        cfg["faults"] = RandomFaults(**faults["random"])
+    cfg.setdefault("port", args.port)
+    with FakeOpenAIServer(**cfg) as srv:
+        print(f"READY {srv.base_url}", flush=True)
+        with contextlib.suppress(KeyboardInterrupt):
+            sys.stdin.read()  # returns at EOF: the parent closed the pipe or died
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())
