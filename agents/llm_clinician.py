@@ -16,6 +16,7 @@ batch runner records the episode as an error, never as a score.
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any, TypedDict
 
 from langgraph.graph import END, START, StateGraph
@@ -29,6 +30,25 @@ DEFAULT_SYSTEM_PROMPT = (
     "state values or findings that were not given to you. When asked for a final answer, start with "
     "'Final diagnosis:' and list only evidence actually provided in the conversation."
 )
+
+
+_CLIENTS: dict[str, LLMClient] = {}
+_CLIENTS_LOCK = threading.Lock()
+
+
+def shared_client(config: LLMConfig) -> LLMClient:
+    """One LLMClient per distinct config and process.
+
+    The batch runner builds a fresh agent per episode; building a fresh ``openai`` client
+    each time would reload the TLS trust store (about 20 ms of CPU under the GIL) and
+    drop pooled connections. Agents get per-episode views via ``with_meter``.
+    """
+    key = config.model_dump_json() + "|" + (config.api_key or "")
+    with _CLIENTS_LOCK:
+        client = _CLIENTS.get(key)
+        if client is None:
+            client = _CLIENTS[key] = LLMClient(config)
+        return client
 
 
 class _State(TypedDict):
@@ -57,9 +77,8 @@ class LLMClinician:
                      if v is not None}  # fmt: skip
         self.meter = UsageMeter()
         if client is None:
-            client = LLMClient(LLMConfig.from_env(role="agent", **overrides, **config), meter=self.meter)
-        else:
-            client = client.with_meter(self.meter)
+            client = shared_client(LLMConfig.from_env(role="agent", **overrides, **config))
+        client = client.with_meter(self.meter)
         self.client = client
         self.system_prompt = system_prompt
         self.use_tools = use_tools

@@ -29,7 +29,7 @@ def to_charset(text: str) -> str:
 
     The packaged bank is tested to need no mapping; this guards user-supplied cases.
     """
-    if all(ch in CLINICAL_CHARSET for ch in text):
+    if CLINICAL_CHARSET.issuperset(text):
         return text
     import unicodedata
 

@@ -21,7 +21,8 @@ import time
 
 from medgym.envs.conditions import CONDITION_NAMES
 from medgym.knowledge_base.case_bank import default_bank
-from medgym.llm.fake_server import FakeOpenAIServer
+from medgym.llm import reset_limits
+from medgym.llm.latency_server import LatencyServer
 from medgym.runner import RunConfig, read_results, run_batch
 
 
@@ -46,8 +47,10 @@ def http(tmp: str, latency: float, n: int, judge_on_last: bool = True) -> None:
     pairs = [(c, cond) for c in bank.ids() for cond in CONDITION_NAMES][:n]
     case_ids = sorted({c for c, _ in pairs})
     conds = [cond for cond in CONDITION_NAMES if any(p[1] == cond for p in pairs)]
-    with FakeOpenAIServer(default_reply="Noted. Final diagnosis: pending review.", latency_s=latency) as srv:
+    # an asyncio server in its own process, as a real endpoint would be: a fixed delay at any concurrency
+    with LatencyServer(latency_s=latency, reply="Noted. Final diagnosis: pending review.") as srv:
         for conc, judged in [(1, False), (8, False), (32, False), *([(32, True)] if judge_on_last else [])]:
+            reset_limits()  # limits are process-wide per endpoint and the tightest wins: start fresh
             kwargs = {"model": "fake", "base_url": srv.base_url, "max_concurrency": max(conc, 1), "timeout": 30.0}
             cfg = RunConfig(out=f"{tmp}/http_c{conc}_{judged}", cases={"ids": case_ids}, conditions=conds,
                             agents=[{"spec": "llm", "kwargs": kwargs}], concurrency=conc)  # fmt: skip

@@ -153,8 +153,10 @@ class LLMClient:
             ResponseCache.shared(cfg.cache_dir) if cfg.cache_dir else None)
         self.limits: EndpointLimits = limits_for(cfg.endpoint, cfg.max_concurrency, cfg.requests_per_minute)
         self._client_lock = threading.Lock()
-        self._sync: openai.OpenAI | None = None
-        self._sync_pid = -1
+        # [client, pid]: a mutable box shared with views (with_meter/with_role), so every
+        # per-episode view reuses one openai.OpenAI (building one reloads the TLS trust
+        # store, ~20 ms of CPU) and its connection pool.
+        self._sync_box: list[Any] = [None, -1]
         # One AsyncOpenAI per event loop (an httpx pool cannot cross loops), with the async
         # generator that closes it when the loop shuts down (see _closing_agen).
         self._aclients: weakref.WeakKeyDictionary[
@@ -187,9 +189,10 @@ class LLMClient:
     def close(self) -> None:
         """Close the sync HTTP client (async clients close with :meth:`aclose`)."""
         with self._client_lock:
-            if self._sync is not None and self._sync_pid == os.getpid():
-                self._sync.close()
-            self._sync = None
+            sync, pid = self._sync_box
+            if sync is not None and pid == os.getpid():
+                sync.close()
+            self._sync_box[0] = None
 
     async def aclose(self) -> None:
         """Close the async HTTP client of the running event loop.
@@ -229,10 +232,11 @@ class LLMClient:
 
     def _sync_client(self) -> openai.OpenAI:
         with self._client_lock:
-            if self._sync is None or self._sync_pid != os.getpid():  # never reuse sockets across fork
-                self._sync = openai.OpenAI(**self._openai_kwargs())
-                self._sync_pid = os.getpid()
-            return self._sync
+            box = self._sync_box
+            if box[0] is None or box[1] != os.getpid():  # never reuse sockets across fork
+                box[0] = openai.OpenAI(**self._openai_kwargs())
+                box[1] = os.getpid()
+            return box[0]
 
     async def _async_client(self) -> openai.AsyncOpenAI:
         loop = asyncio.get_running_loop()
