@@ -29,6 +29,25 @@ def _llm_clinician(**kw: Any):
     return LLMClinician(**kw)
 
 
-for _name, _factory in {"careful": _careful, "sloppy": _sloppy, "llm": _llm_clinician}.items():
+def _sql_reference(**kw: Any):
+    from medgym.agents.sql_reference import make_sql_reference_agent
+
+    return make_sql_reference_agent(**kw)
+
+
+def _sql_llm(**kw: Any):
+    from medgym.agents.sql_llm import make_sql_llm_agent
+
+    return make_sql_llm_agent(**kw)
+
+
+_BUILTINS = {
+    "careful": _careful,
+    "sloppy": _sloppy,
+    "llm": _llm_clinician,
+    "sql-reference": _sql_reference,
+    "sql-llm": _sql_llm,
+}
+for _name, _factory in _BUILTINS.items():
     if _name not in AGENTS:
         AGENTS.register(_name, _factory)

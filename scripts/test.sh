@@ -12,14 +12,21 @@ cd "$(dirname "$0")/.."
 ./scripts/setup_env.sh
 . .venv/bin/activate
 
-if ! command -v mariadbd >/dev/null 2>&1 && [ ! -x /usr/sbin/mariadbd ]; then
+apt_install() {
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    echo "installing mariadb-server (Debian package) for the DataAgent tests..."
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q mariadb-server >/dev/null 2>&1 \
-      || { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q mariadb-server >/dev/null; }
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null 2>&1 \
+      || { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null; }
   else
-    echo "warning: mariadbd not found and cannot apt-get install it; MariaDB tests will fail" >&2
+    echo "warning: cannot apt-get install $*; the tests that need it will fail" >&2
   fi
+}
+if ! command -v pg_config >/dev/null 2>&1 || [ ! -x "$(pg_config --bindir)/initdb" ]; then
+  echo "installing postgresql (Debian package) for the DataAgent tests..."
+  apt_install postgresql
+fi
+if ! command -v mariadbd >/dev/null 2>&1 && [ ! -x /usr/sbin/mariadbd ]; then
+  echo "installing mariadb-server (Debian package) for the DataAgent tests..."
+  apt_install mariadb-server
 fi
 
 echo "== ruff"
