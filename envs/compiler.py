@@ -25,6 +25,7 @@ import re
 from collections import defaultdict
 
 import numpy as np
+
 from medgym.envs.conditions import Condition, parse_condition
 from medgym.envs.scenario import (
     InjectedContradiction,

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 import numpy as np
-from medgym.envs.scenario import Scenario
 
+from medgym.envs.scenario import Scenario
 from medgym.text.fact_matcher import matcher_for
 
 NOT_AVAILABLE = (

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from medgym.knowledge_base.case_schema import Case, Gold
 from pydantic import BaseModel, ConfigDict, Field
+
+from medgym.knowledge_base.case_schema import Case, Gold
 
 TurnKind = Literal["initial", "follow_up", "delayed_evidence", "contradiction", "final_prompt"]
 

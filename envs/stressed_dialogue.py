@@ -31,15 +31,15 @@ from collections import OrderedDict
 from typing import Any
 
 import gymnasium as gym
+
 from medgym.envs.compiler import FINAL_NUDGE, compile_scenario, has_final_diagnosis
 from medgym.envs.conditions import ALL_CONDITIONS, Condition, parse_condition
 from medgym.envs.responder import FactResponder, Responder
 from medgym.envs.scenario import Scenario
 from medgym.envs.spaces import coerce_text, text_space, to_charset
 from medgym.envs.trajectory import Trajectory, TrajectoryTurn
-from medgym.knowledge_base.case_bank import CaseBank, default_bank
-
 from medgym.errors import ActionError, EpisodeStateError, UnknownNameError
+from medgym.knowledge_base.case_bank import CaseBank, default_bank
 from medgym.registry import did_you_mean
 
 MODES = ("scripted", "interactive")

@@ -14,10 +14,10 @@ import tempfile
 from pathlib import Path
 from typing import Any, Literal
 
-from medgym.envs.scenario import Scenario
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from medgym.datafiles import format_validation_error
+from medgym.envs.scenario import Scenario
 from medgym.errors import TrajectoryFormatError
 
 FORMAT_NAME = "medgym.trajectory"

@@ -12,10 +12,9 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from medgym.knowledge_base.case_schema import Case
-
 from medgym.datafiles import iter_data_files, load_records
 from medgym.errors import DataValidationError, UnknownNameError
+from medgym.knowledge_base.case_schema import Case
 from medgym.registry import did_you_mean
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
