@@ -41,12 +41,26 @@ def _sql_llm(**kw: Any):
     return make_sql_llm_agent(**kw)
 
 
+def _rag_reference(**kw: Any):
+    from medgym.agents.rag_reference import make_reference_agent
+
+    return make_reference_agent(**kw)
+
+
+def _rag_llm(**kw: Any):
+    from medgym.agents.rag_llm import make_llm_agent
+
+    return make_llm_agent(**kw)
+
+
 _BUILTINS = {
     "careful": _careful,
     "sloppy": _sloppy,
     "llm": _llm_clinician,
     "sql-reference": _sql_reference,
     "sql-llm": _sql_llm,
+    "rag-reference": _rag_reference,
+    "rag-llm": _rag_llm,
 }
 for _name, _factory in _BUILTINS.items():
     if _name not in AGENTS:
