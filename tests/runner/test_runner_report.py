@@ -27,18 +27,25 @@ def main_like_run(tmp_path_factory, reference_judge):
 
 
 def test_careful_beats_sloppy_on_the_headline_metrics(main_like_run):
+    """The main job's acceptance: careful is better on CDR, RUR, PCR, NFR and DHDR.
+
+    Per condition careful is never worse; averaged over the stressed conditions where the
+    metric applies it is strictly better. (Under I alone every fact is released, so neither
+    agent has anything to invent and NFR/DHDR tie at 0 there.)
+    """
     cells = cell_table(load_run(main_like_run), n_boot=50)
     better = {"CDR": 1, "RUR": 1, "PCR": -1, "NFR": -1, "DHDR": -1}  # +1: higher is better
     for metric, sign in better.items():
-        compared = 0
+        diffs = []
         for cond in ("O", "I", "D", "O+I", "O+D", "I+D", "O+I+D"):
             c = cells[("careful", cond)].rows[metric].mean
             s = cells[("sloppy", cond)].rows[metric].mean
             if c is None or s is None:
                 continue
-            compared += 1
-            assert sign * (c - s) > 0, f"{metric} under {cond}: careful {c} vs sloppy {s}"
-        assert compared >= 3, metric
+            assert sign * (c - s) >= 0, f"{metric} under {cond}: careful {c} vs sloppy {s}"
+            diffs.append(sign * (c - s))
+        assert len(diffs) >= 3, metric
+        assert sum(diffs) / len(diffs) > 0.3, f"{metric}: careful is not clearly better ({diffs})"
 
 
 def test_report_tables_na_heatmaps_profiles_and_pass_k(main_like_run):

@@ -83,6 +83,11 @@ def alias_pattern(alias: str) -> str:
     return rf"(?<![\w]){body}(?:s|es)?(?![\w])"
 
 
+def _alias_body(alias: str) -> str:
+    parts = re.split(r"[\s\-]+", alias.strip())
+    return r"[\s\-]?".join(re.escape(p) for p in parts if p)
+
+
 class Lexicon:
     """Many (item, names) pairs compiled into one alternation regex, longest names first."""
 
@@ -94,11 +99,10 @@ class Lexicon:
                 if key and (item_id, kind) not in self._by_alias[key]:
                     self._by_alias[key].append((item_id, kind))
         aliases = sorted(self._by_alias, key=len, reverse=True)
-        self._re = (
-            re.compile("|".join(f"(?:{alias_pattern(a)})" for a in aliases), re.IGNORECASE)
-            if aliases
-            else None
-        )
+        # One shared boundary/plural wrapper around the alternation: same matches as
+        # "|".join(alias_pattern(a)), but the engine checks the boundary once per position.
+        bodies = "|".join(_alias_body(a) for a in aliases)
+        self._re = re.compile(rf"(?<![\w])(?:{bodies})(?:s|es)?(?![\w])", re.IGNORECASE) if aliases else None
 
     @staticmethod
     def key(name: str) -> str:
@@ -202,6 +206,22 @@ class FactMatcher:
         elif pending:
             out.extend(Request(s, (), "none", _topic(s.text), 0.0) for s in pending)
         out.sort(key=lambda r: r.sentence.start)
+        return out
+
+    def semantic_match(self, sentences: list[str]) -> list[tuple[str | None, float]]:
+        """Best-matching fact of each sentence by MiniLM similarity: (fact id or None, score).
+
+        The id is None when the best score is below ``semantic_threshold``. One batched
+        embedding call for all sentences (cached per text).
+        """
+        if not sentences:
+            return []
+        sims = self._semantic_scores(list(sentences))
+        out: list[tuple[str | None, float]] = []
+        for row in sims:
+            j = int(np.argmax(row))
+            score = float(row[j])
+            out.append((self._fact_ids[j] if score >= self.semantic_threshold else None, score))
         return out
 
     def _semantic_scores(self, sentences: list[str]) -> np.ndarray:

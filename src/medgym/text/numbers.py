@@ -28,7 +28,7 @@ _UNIT_ALIASES: dict[str, str] = {
     "/ul": "/µl", "/µl": "/µl", "/mm3": "/µl", "cells/µl": "/µl", "cells/ul": "/µl", "meq/l": "mmol/l",
     "mosm/kg": "mosm/kg", "s": "s", "sec": "s", "seconds": "s", "fl": "fl", "pg": "pg", "mm/h": "mm/h",
     "mm/hr": "mm/h", "kg/m2": "kg/m2", "kg/m²": "kg/m2", "h": "h", "hours": "h", "days": "d", "d": "d",
-    "weeks": "wk", "years": "y", "iu/ml": "iu/ml", "kpa": "kpa", "mg/g": "mg/g", "mg/mmol": "mg/mmol",
+    "weeks": "wk", "years": "y", "iu/ml": "iu/ml", "kpa": "kpa", "mg/g": "mg/g", "mg/mmol": "mg/mmol", "mmol/mol": "mmol/mol",
 }  # fmt: skip
 
 # Multiplicative factors between unit pairs that hold for any analyte.
@@ -66,7 +66,7 @@ _UNIT_PATTERN = "|".join(
     sorted((re.escape(u) for u in set(_UNIT_ALIASES) | set(_UNIT_ALIASES.values())), key=len, reverse=True)
 )
 QUANTITY_RE = re.compile(
-    r"(?<![\w.])(?P<num>[-−]?\d+(?:\.\d+)?)(?:\s*(?:-|–|to)\s*(?P<num2>\d+(?:\.\d+)?))?"
+    r"(?<![\w.,])(?P<num>[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?:\s*(?:-|–|to)\s*(?P<num2>\d+(?:\.\d+)?))?"
     r"\s*(?P<unit>" + _UNIT_PATTERN + r")?(?![\w/])",
     re.IGNORECASE,
 )
@@ -100,8 +100,15 @@ class Quantity:
     upper: float | None = None  # for ranges "3-21"
 
 
+_THOUSANDS = re.compile(r"^[-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
+
+
 def parse_number(s: str) -> float:
-    return float(s.replace("−", "-").replace(",", "."))
+    """A number as written: "16,800" (thousands separators) or "3,5" (decimal comma)."""
+    s = s.replace("−", "-")
+    if _THOUSANDS.match(s):
+        return float(s.replace(",", ""))
+    return float(s.replace(",", "."))
 
 
 _PAIR_RE = re.compile(r"(?<![\w.])(\d{2,3})\s*/\s*(\d{2,3})(\s*mm\s?hg)?(?![\w/])", re.IGNORECASE)
@@ -136,6 +143,10 @@ def find_quantities(text: str) -> list[Quantity]:
     return out
 
 
+def _hba1c(analyte: str) -> bool:
+    return bool(re.search(r"hba1c|a1c|glycat|glycosyl", analyte, re.IGNORECASE))
+
+
 def convert(value: float, unit: str | None, to_unit: str | None, analyte: str = "") -> float | None:
     """Convert ``value`` from ``unit`` to ``to_unit`` (None if no known conversion)."""
     a, b = normalize_unit(unit), normalize_unit(to_unit)
@@ -143,6 +154,8 @@ def convert(value: float, unit: str | None, to_unit: str | None, analyte: str = 
         return value
     if a is None or b is None:
         return None
+    if {a, b} == {"%", "mmol/mol"} and _hba1c(analyte):  # HbA1c: NGSP % <-> IFCC mmol/mol
+        return (value - 2.15) * 10.929 if a == "%" else value / 10.929 + 2.15
     if (a, b) in _GENERIC:
         return value * _GENERIC[(a, b)]
     if (b, a) in _GENERIC:

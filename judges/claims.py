@@ -1,0 +1,741 @@
+"""Claim extraction and support checking (Z_t and H_t of Appendix 9).
+
+A *numeric claim* is a number asserted about the patient: a number attached to a
+fact or analyte name ("ALT 148", "Hb of 87 g/L"), or carrying a unit or a time unit
+("3 weeks", "38.5 °C"). A *factual claim* is a non-numeric assertion about the
+patient: one per sentence per fact or clinical term it asserts, negated findings
+included ("no fever"). Neither comes from questions, recommendations, conditional
+or hedged clauses, general-knowledge statements, statements that something is
+missing, or reference ranges.
+
+A claim is checked against R_t, the facts released up to its turn, and the context
+the agent read:
+
+* supported: the released fact states it (unit conversions, "over 600", fold of the
+  upper limit and derived values such as the R ratio included);
+* restated_contradiction: it repeats the injected contradictory statement (given to
+  the agent, so not a hallucination; it still counts in FCR as final evidence);
+* contradicted: it conflicts with a released fact (wrong polarity, misquoted number);
+* unsupported: nothing released states it (an unreleased fact, an invented finding,
+  a made-up value even if it happens to equal a withheld value or a reference limit).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from medgym.envs.compiler import has_final_diagnosis
+from medgym.judges.context import (
+    CaseKnowledge,
+    TurnContext,
+    derived_values,
+    fact_mentions,
+    fold_of_uln,
+    general_lexicon,
+    lex_find,
+    unit_compatible,
+    value_in_fact_unit,
+)
+from medgym.judges.diagnoses import _HISTORY_BEFORE, _REPORTED_BEFORE
+from medgym.judges.results import Claim, Span
+from medgym.judges.textrules import (
+    DERIVED_CONCEPTS,
+    ELEVATED_RX,
+    FINDING_RX,
+    FOLD_AFTER_RX,
+    GENERIC_RX,
+    LOW_RX,
+    MISSING_RX,
+    MODAL_RX,
+    NORMAL_RX,
+    PLAN_RX,
+    QUESTION_RX,
+    REASONING_RX,
+    REFERENCE_CTX_RX,
+    RESULT_RX,
+    RETRACTION_RX,
+    SUPPORT_CLAUSE_RX,
+    THRESHOLD_ABOVE_RX,
+    THRESHOLD_BELOW_RX,
+    TIME_UNIT_AFTER_RX,
+    Segment,
+    clause_bounds,
+    mention_negated,
+)
+from medgym.knowledge_base.case_schema import OBJECTIVE_CATEGORIES, Fact, FactCategory
+from medgym.text.numbers import Quantity, find_quantities, looks_like_non_claim, normalize_unit, same_value
+
+_TEST_CATEGORIES = {FactCategory.lab, FactCategory.imaging}
+_FAMILY_OF = re.compile(
+    r"\b(?:family\s+history\s+of|(?:mother|father|brother|sister|parents?|siblings?|relatives?)\s+(?:has|have|had|with))"
+    r"\s+(?:[\w\-]+\s+){0,3}$",
+    re.I,
+)
+_TERM_AS_ADJECTIVE = re.compile(r"^\s*(?:range|threshold|criteria|cut-?off|levels?|target)\b", re.I)
+_DURATION_AFTER = re.compile(r"^\s*-?\s*(?:years?|months?|weeks?|days?|hours?|hrs?|minutes?|mins?)\b(?!\s*(?:glucose|value))", re.I)
+_CONDITIONAL = re.compile(r"\b(?:if|unless|whether|in\s+case|once)\b", re.I)
+_CLAIM_HEDGE = re.compile(
+    r"\b(?:may|might|could|possibly|perhaps|probably|presumably|maybe|suspect(?:ed)?|assum(?:e|ed|ing)|"
+    r"guess|estimate[ds]?|expect(?:ed)?|would|will|hopefully|query|not\s+sure)\b",
+    re.I,
+)
+_NEG_PHRASE = re.compile(r"\b(?:no|without|not)\s+((?:[a-z\-]+\s+){0,3}[a-z\-]+)", re.I)
+_STOP = {"the", "a", "an", "of", "or", "and", "any", "evidence", "sign", "signs", "history", "is", "are", "was"}
+
+
+_QUOTED = re.compile(r"\"[^\"]{3,}\"|“[^”]{3,}”")
+
+
+def _window(text: str, start: int, end: int, words: int = 5) -> str:
+    before = text[:start].split()[-words:]
+    after = text[end:].split()[:words]
+    return " ".join([*before, text[start:end], *after])
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[^a-z0-9.%]+", " ", text.lower()).strip()
+
+
+def _quoted_source(text: str, tc: TurnContext) -> tuple[str, str] | None:
+    """(status, rule) when a sentence copies released text verbatim (at least 5 words long)."""
+    sq = _squash(text)
+    if len(sq.split()) < 5:
+        return None
+    for tmpl, t_turn in tc.injected:
+        st = _squash(tmpl.statement)
+        if t_turn <= tc.index and (sq in st or st in sq):
+            return "restated_contradiction", f"copies the injected statement of {tmpl.id}"
+    if sq in _squash(tc.user_text):
+        return "supported", "copied verbatim from the released context"
+    return None
+
+
+_LABEL_NUMBER = re.compile(r"^-(?:hour|h|hr|minute|min|day|week|lead)\b", re.I)
+
+
+def f_states(know: CaseKnowledge, tc: TurnContext, fid: str, q: Quantity) -> bool:
+    """Whether released fact ``fid`` states the number ``q`` (its value, or a number in its statement)."""
+    if fid not in tc.released:
+        return False
+    if know.matcher.states_value(q, fid):
+        return True
+    return any(abs(q.value - v) <= 1e-6 * max(1, abs(v)) for v in know.fact_numbers.get(fid, []))
+
+
+def _is_label_number(text: str, q: Quantity, qs: list[Quantity]) -> bool:
+    """A hyphenated timing that names a measurement ("2-hour 9.1 mmol/L", "24-hour urine 3 g")."""
+    if not _LABEL_NUMBER.match(text[q.end : q.end + 8]):
+        return False
+    return any(
+        o.start > q.end and o.start - q.end <= 25 and o.unit not in (None, "h", "d", "wk", "y", "s", "/min")
+        for o in qs
+    )
+
+
+@dataclass
+class ExtractedTurn:
+    claims: list[Claim]
+    retraction_segments: list[tuple[Segment, set[str]]]
+
+
+def _request_start(seg: Segment) -> int | None:
+    """Offset from which a segment asks for something (0 for a whole question), else None."""
+    if seg.text.rstrip().endswith("?") or seg.section == "questions":
+        return 0
+    m = QUESTION_RX.search(seg.text)
+    return m.start() if m else None
+
+
+_AFTER_HEDGE = re.compile(
+    r"^\s*(?:[\w/%°.]+\s+){0,1}?(?:(?:is|are|was|were|seems?|appears?)\s+(?:probably|possibly|presumably|maybe|"
+    r"likely|perhaps)|probably|possibly|presumably|perhaps|(?:may|might|could|must)\s+(?:be|have))\b",
+    re.I,
+)
+
+
+def _blocked(
+    text: str, pos: int, end: int, objective: bool, numeric: bool = False, dx_local: list[tuple[int, int]] = ()
+) -> str | None:
+    """Why a mention at ``pos`` is not an assertion (None if it is)."""
+    c0, c1 = clause_bounds(text, pos)
+    before = text[c0:pos]
+    clause = text[c0:c1]
+    ah = None if numeric else _AFTER_HEDGE.match(text[end : end + 40])
+    if ah and not any(end + ah.end() <= a < c1 for a, _b in dx_local):
+        return "hedged"  # "his bilirubin is probably high" (not "... could be <diagnosis>")
+    if _CONDITIONAL.search(before) or _CONDITIONAL.search(text[max(0, c0 - 40):c0][-15:]):
+        return "conditional"
+    if _CLAIM_HEDGE.search(before):
+        return "hedged"
+    if GENERIC_RX.search(clause):
+        return "general knowledge"
+    if MISSING_RX.search(text):
+        return "states that it is missing or pending"
+    if PLAN_RX.search(before) or (MODAL_RX.search(before) and not RESULT_RX.search(text[end:c1])):
+        return "recommendation"
+    return None
+
+
+def _numbers_near(q: Quantity, qs: list[Quantity], a: int, b: int) -> bool:
+    return any(o is not q and a <= o.start < b for o in qs)
+
+
+_RESTATE = re.compile(r"^\s*[\w/%°µ.]*\s*\(\s*(?:about|approx\.?|approximately|~|≈|=|i\.e\.,?|or)?\s*$", re.I)
+
+
+def _attach(
+    text: str, q: Quantity, qs: list[Quantity], mentions: list[tuple[int, int, str, str]],
+    previous: dict[int, tuple[str, str] | None] | None = None,
+    compatible=None,
+) -> tuple[str, str] | None:
+    """(item id, kind) of the name the number belongs to: nearest before, else just after.
+
+    A number restating the previous one in parentheses ("142 µmol/L (about 8.3 mg/dL)")
+    belongs to the same item.
+    """
+    if previous:
+        prior = [o for o in qs if o.end <= q.start and q.start - o.end <= 25]
+        if prior and _RESTATE.match(text[prior[-1].end : q.start]) and previous.get(prior[-1].start):
+            return previous[prior[-1].start]
+    best = None
+    for _s, e, item, kind in mentions:
+        if compatible is not None and not compatible(item, q):
+            continue  # "bradycardia with 3 mm ST elevation": mm is not a heart rate
+        if e <= q.start and q.start - e <= 45 and not _numbers_near(q, qs, e, q.start):
+            between = text[e:q.start]
+            if re.search(r"[.;]", between):
+                continue
+            if best is None or e > best[0]:
+                best = (e, item, kind)
+    if best is not None:
+        return best[1], best[2]
+    for s, e, item, kind in mentions:
+        if compatible is not None and not compatible(item, q):
+            continue
+        if s >= q.end and s - q.end <= 25 and not _numbers_near(q, qs, q.end, s):
+            own = [o for o in qs if e <= o.start <= e + 12]
+            if own and own[0].unit not in ("h", "d", "wk", "y"):
+                continue  # that name has its own value ("... and a CRP of 186 mg/L")
+            return item, kind
+    return None
+
+
+_NEG_SCOPE = re.compile(r"\b(?:no|without|not)\s+([^.;,()]*?)(?=\s+(?:with|but|while|whereas|on|in|at)\b|[.;,()]|$)", re.I)
+
+
+def _local_window(clause: str, mention: str) -> str:
+    """The words right around a mention (3 before, 4 after), so that "raised JVP" does not qualify
+    the blood pressure named earlier in the same clause."""
+    i = clause.lower().find(mention.lower())
+    if i < 0:
+        return clause
+    before = clause[:i].split()[-3:]
+    after = clause[i + len(mention):].split()[:4]
+    return " ".join([*before, mention, *after])
+
+
+def _fact_negated_keywords(f: Fact) -> set[str]:
+    """Head nouns of the findings a statement negates ("no lobar consolidation or air bronchograms")."""
+    words = set()
+    negated_spans = []
+    for m in _NEG_SCOPE.finditer(f.statement):
+        negated_spans.append((m.start(), m.end()))
+        for part in re.split(r"\s+(?:or|and|nor)\s+", m.group(1)):
+            toks = [t.strip("-").lower() for t in part.split() if t.strip("-")]
+            if toks and len(toks[-1]) > 3 and toks[-1] not in _STOP:
+                words.add(toks[-1][:7])
+    # a word the statement also uses positively ("marked ... tenderness; no ... fossa tenderness") is ambiguous
+    for w in list(words):
+        for m in re.finditer(rf"\b{re.escape(w)}\w*", f.statement, re.I):
+            if not any(a <= m.start() < b for a, b in negated_spans):
+                words.discard(w)
+                break
+    return words
+
+
+def _template_keywords(statement: str, fact: Fact) -> set[str]:
+    fact_words = {w[:7] for w in re.findall(r"[a-z]{4,}", fact.statement.lower())}
+    words = {w[:7] for w in re.findall(r"[a-z]{4,}", statement.lower())}
+    generic = {"addend", "outsid", "report", "result", "labora", "phoned", "throug", "letter", "radiol",
+               "shows", "with", "from", "which", "that", "this", "their", "there", "note", "record"}
+    return words - fact_words - generic
+
+
+class ClaimExtractor:
+    """Extracts and checks the claims of one reply (see module docstring)."""
+
+    def __init__(self, know: CaseKnowledge):
+        self.know = know
+        self.lex, self.lex_kinds = general_lexicon()
+        self._neg_kw = {f.id: _fact_negated_keywords(f) for f in know.case.facts}
+        self._tmpl_kw = {
+            t.id: _template_keywords(t.statement, know.fact(t.fact_id)) for t in know.templates.values()
+        }
+        # a general term that names a case fact ("diabetic" -> the case's diabetes history)
+        self._term_fact: dict[str, str] = {}
+        for tid, kind in self.lex_kinds.items():
+            if kind != "finding":
+                continue
+            term = tid[5:].lower()
+            owners = [f.id for f in know.case.facts if term in {n.lower() for n in f.all_names}]
+            if len(owners) == 1:
+                self._term_fact[tid] = owners[0]
+
+    # ---------------------------------------------------------------- mentions
+    def _mentions(self, text: str) -> list[tuple[int, int, str, str, bool]]:
+        """(start, end, item, kind, negated): case facts, contradiction items, general terms."""
+        out: list[tuple[int, int, str, str, bool]] = []
+        taken: list[tuple[int, int]] = []
+        for m in fact_mentions(self.know, text):
+            item = m.item_id
+            kind = "fact"
+            if m.kind == "contradiction":
+                tmpl = self.know.templates.get(m.item_id)
+                if tmpl is None:
+                    continue
+                item, kind = tmpl.fact_id, "fact"
+            if any(o[0] == m.start and o[2] == item for o in out):
+                continue
+            out.append((m.start, m.end, item, kind, mention_negated(text, m.start, m.end)))
+            taken.append((m.start, m.end))
+        fact_texts = " ".join(self.know.fact(o[2]).statement.lower() for o in out if o[2] in self.know.matcher.facts)
+        for s, e, hits in lex_find(self.lex, text):
+            if any(a < e and s < b for a, b in taken):
+                continue
+            if fact_texts and text[s:e].lower().rstrip("s") in fact_texts:
+                continue  # part of a case fact named in the same sentence ("ultrasound ... no gallstones")
+            for tid, _k in hits:
+                mapped = self._term_fact.get(tid)
+                if mapped is not None:
+                    out.append((s, e, mapped, "fact", mention_negated(text, s, e)))
+                else:
+                    out.append((s, e, tid, self.lex_kinds[tid], mention_negated(text, s, e)))
+                break
+        out.sort()
+        return out
+
+    # ---------------------------------------------------------------- main
+    def extract(
+        self,
+        tc: TurnContext,
+        segments: list[Segment],
+        dx_spans: list[tuple[int, int]],
+        next_id: int,
+        final_sections: bool,
+    ) -> ExtractedTurn:
+        claims: list[Claim] = []
+        retractions: list[tuple[Segment, set[str]]] = []
+        derived = derived_values(self.know.case, tc.released)
+        for seg in segments:
+            text = seg.text
+            if RETRACTION_RX.search(text):
+                items = {m[2] for m in self._mentions(text)}
+                items |= {f"value:{q.value:g}" for q in find_quantities(text)}
+                retractions.append((seg, items))
+                continue
+            if seg.section in ("plan", "questions"):
+                continue
+            req = _request_start(seg)
+            if req == 0:
+                continue
+            lo = 0
+            if has_final_diagnosis(text) or (
+                seg.section == "diagnosis" and "final" in (seg.heading or "").lower() and seg.line_start
+            ):
+                sup = SUPPORT_CLAUSE_RX.search(text)
+                if sup is None:
+                    continue  # the bare diagnosis line asserts a diagnosis, not patient facts
+                lo = sup.start()
+            hi = req if req is not None else len(text)
+            all_mentions = self._mentions(text)
+            quotes = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
+            mentions = [m for m in all_mentions if lo <= m[0] < hi and not any(a <= m[0] < b for a, b in quotes)]
+            name_spans = [(m[0], m[1]) for m in all_mentions] + list(
+                (a - seg.start, b - seg.start) for a, b in dx_spans if seg.start <= a < seg.end
+            )
+            all_qs = find_quantities(text)
+            qs = [
+                q for q in all_qs
+                if not looks_like_non_claim(text, q) and lo <= q.start < hi
+                and not any(a <= q.start and q.end <= b for a, b in name_spans)  # "2-hour glucose", "type 2"
+                and not _is_label_number(text, q, all_qs)  # "2-hour 9.1 mmol/L"
+                and not any(a <= q.start < b for a, b in quotes)  # quoting what was said is not asserting it
+            ]
+            premise = bool(REASONING_RX.search(text)) or any(
+                seg.start <= a < seg.end for a, _ in dx_spans
+            ) or seg.section in ("evidence", "diagnosis")
+            numeric_items: set[str] = set()
+            # ---- numeric claims
+            attached: dict[int, tuple[str, str] | None] = {}
+            quoted = _quoted_source(text, tc)
+            first_new = len(claims)
+            for q in qs:
+                c = self._numeric(tc, seg, q, qs, mentions, derived, premise, next_id + len(claims), attached)
+                if c is not None:
+                    claims.append(c)
+                    f = self.know.matcher.facts.get(c.item)
+                    if f is None or f.value is not None:
+                        numeric_items.add(c.item)  # the number is the claim about that item
+            # ---- a diagnosis claimed as past history ("known hepatitis B", "previous episode of X")
+            for a, b, name in self._history_dx(text, lo, hi, quotes):
+                c = self._history_claim(tc, seg, a, b, name, premise, next_id + len(claims))
+                if c is not None:
+                    claims.append(c)
+            # ---- factual claims: one per sentence per item
+            done: set[str] = set()
+            for s, e, item, kind, neg in mentions:
+                if item in done or item in numeric_items:
+                    continue
+                if any(a <= seg.start + s < b for a, b in dx_spans):
+                    continue
+                f = self.know.matcher.facts.get(item)
+                if _FAMILY_OF.search(text[max(0, s - 40) : s]) and (f is None or f.category != FactCategory.family):
+                    continue  # "family history of type 2 diabetes" is about the relatives
+                if kind == "finding" and _TERM_AS_ADJECTIVE.match(text[e : e + 20]):
+                    continue  # "the diabetic range"
+                if _REPORTED_BEFORE.search(text[max(0, s - 60) : s]):
+                    continue  # attributed to a letter or report, not asserted by the agent
+                if self._finding_of_other_test(text, s, e, item, mentions):
+                    continue  # "1.5 mm ST elevation in V4R" is the V4R result, not another ECG claim
+                dx_local = [(a - seg.start, b - seg.start) for a, b in dx_spans if seg.start <= a < seg.end]
+                c = self._factual(tc, seg, s, e, item, kind, neg, premise, next_id + len(claims), dx_local)
+                if c is not None:
+                    done.add(item)
+                    claims.append(c)
+            for c in claims[first_new:]:
+                # a sentence (or the words around the claim) copied from released text is what was given
+                copied = quoted or _quoted_source(_window(text, c.span.start - seg.start, c.span.end - seg.start), tc)
+                if copied is not None and c.status != copied[0] and c.status != "restated_contradiction":
+                    c.status, c.rule = copied  # type: ignore[assignment]
+        return ExtractedTurn(claims, retractions)
+
+    def _history_dx(self, text: str, lo: int, hi: int, quotes) -> list[tuple[int, int, str]]:
+        out = []
+        for a, b, hits in self.know.dx_lexicon.find(text):
+            if not (lo <= a < hi) or any(qa <= a < qb for qa, qb in quotes):
+                continue
+            if _FAMILY_OF.search(text[max(0, a - 50) : a]):
+                continue  # "family history of X" is about the relatives
+            if _HISTORY_BEFORE.search(text[max(0, a - 40) : a]) and not re.match(
+                r"(?:undiagnosed|unrecognised|unrecognized|new)\b", text[a:b], re.I
+            ):
+                if any(m[0] < b and a < m[1] for m in self._mentions(text)):
+                    continue  # a case fact covers it (e.g. "no history of previous diabetes")
+                out.append((a, b, hits[0][0]))
+        return out
+
+    def _history_claim(self, tc, seg, a, b, name, premise, nid) -> Claim | None:
+        text = seg.text
+        if _blocked(text, a, b, False) is not None:
+            return None
+        present = not mention_negated(text, a, b)
+        dx = self.know.diagnoses[name]
+        ctx = tc.context_text
+        found = None
+        for alias in dx.all_names:
+            for m in re.finditer(rf"\b{re.escape(alias)}\b", ctx, re.I):
+                if not _HISTORY_BEFORE.search(ctx[max(0, m.start() - 40) : m.start()]):
+                    continue  # only a stated history supports a history claim
+                pol = not mention_negated(ctx, m.start(), m.end())
+                found = pol if found is None else (found or pol)
+        if found is None:
+            status, rule = "unsupported", f"the context never gives a history of {name}"
+        elif found == present:
+            status, rule = "supported", f"the context states a history of {name}"
+        else:
+            status, rule = "contradicted", f"the context states the opposite about {name}"
+        for tmpl, t_turn in tc.injected:
+            if t_turn <= tc.index and any(
+                re.search(rf"\b{re.escape(n)}\b", tmpl.statement, re.I) for n in dx.all_names
+            ):
+                status, rule = "restated_contradiction", f"repeats the injected statement of {tmpl.id}"
+        return Claim(
+            id=f"c{nid}", turn=tc.index, kind="factual",
+            span=Span(turn=tc.index, text=text[a:b], start=seg.start + a, end=seg.start + b),
+            item=f"term:history of {name}", key=f"fact:history:{name}:{'+' if present else '-'}",
+            present=present, status=status, premise=premise, rule=rule,  # type: ignore[arg-type]
+        )
+
+    def _unit_ok(self, item: str, q: Quantity) -> bool:
+        f = self.know.matcher.facts.get(item)
+        if f is None or f.value is None or q.unit is None:
+            return True
+        if q.unit in ("h", "d", "wk", "y"):
+            return True  # durations are handled separately
+        return unit_compatible(q.unit, f)
+
+    def _finding_of_other_test(self, text: str, s: int, e: int, item: str, mentions) -> bool:
+        if not FINDING_RX.search(text[s:e]):
+            return False
+        c0, c1 = clause_bounds(text, s)
+        for s2, e2, item2, _k, _n in mentions:
+            f2 = self.know.matcher.facts.get(item2)
+            if item2 == item or f2 is None or f2.category not in _TEST_CATEGORIES or not (c0 <= s2 < c1):
+                continue
+            if s2 > e and re.fullmatch(r"\s+(?:in|on|of)\s+(?:the\s+)?(?:lead\s+)?", text[e:s2]):
+                return True
+            if s2 < s and re.search(r"\b(?:shows?|showed|with|has)\b", text[e2:s]) and len(text[e2:s]) < 40:
+                return True
+        return False
+
+    # ---------------------------------------------------------------- numeric
+    def _numeric(self, tc, seg, q, qs, mentions, derived, premise, nid, attached=None) -> Claim | None:
+        text = seg.text
+        pre = text[max(0, q.start - 30) : q.start]
+        if REFERENCE_CTX_RX.search(pre) and not THRESHOLD_ABOVE_RX.search(pre[-12:]):
+            return None
+        if re.search(r"[<>≤≥]\s*$", pre) and re.search(r"\b(?:normal|ref|ULN|target|aim)\b", pre, re.I):
+            return None
+        ment = [(s, e, item, kind) for s, e, item, kind, _n in mentions if kind != "finding"]
+        att = _attach(text, q, qs, ment, attached, self._unit_ok)
+        if att is not None and _DURATION_AFTER.match(text[q.end : q.end + 15]):
+            f_att = self.know.matcher.facts.get(att[0])
+            if f_att is not None and f_att.value is not None and normalize_unit(f_att.unit) not in ("h", "d", "wk", "y"):
+                att = None  # "18 months ago" is a time, not the glucose value
+        if attached is not None:
+            attached[q.start] = att
+        after = text[q.end : q.end + 25]
+        if (
+            att is None
+            and q.unit is None
+            and not TIME_UNIT_AFTER_RX.match(text[q.end : q.end + 20])
+            and not any(rx.search(text) for rx in DERIVED_CONCEPTS.values())
+        ):
+            return None
+        why = _blocked(text, q.start, q.end, True, numeric=True)
+        if why is not None:
+            return None
+        span = Span(turn=tc.index, text=q.text, start=seg.start + q.start, end=seg.start + q.end)
+        item, kind = att if att else ("number", "number")
+        status, rule, key_value = self._check_number(tc, text, q, item, pre, after, derived)
+        key = f"num:{item}:{key_value}"
+        return Claim(
+            id=f"c{nid}",
+            turn=tc.index,
+            kind="numeric",
+            span=span,
+            item=item,
+            key=key,
+            value=q.value,
+            unit=q.unit,
+            status=status,  # type: ignore[arg-type]
+            premise=premise,
+            rule=rule,
+        )
+
+    def _check_number(self, tc: TurnContext, text, q: Quantity, item, pre, after, derived):
+        know = self.know
+        concept = None
+        for name, rx in DERIVED_CONCEPTS.items():
+            for m in rx.finditer(text):
+                gap = text[m.end() : q.start]
+                if m.end() <= q.start and len(gap) <= 30 and not find_quantities(gap):
+                    concept = name
+        if concept is None and item == "number":
+            concept = next((n for n, rx in DERIVED_CONCEPTS.items() if rx.search(text)), None)
+        if concept and item in know.matcher.facts and f_states(know, tc, item, q):
+            concept = None  # the released statement itself gives the number ("anion gap of 26")
+        if concept:
+            if concept in derived:
+                val = derived[concept]
+                ok = abs(q.value - val) <= max(0.1 * abs(val), 0.15)
+                return (
+                    ("supported", f"derived {concept} = {val:.2f} from released facts", f"{concept}")
+                    if ok
+                    else ("unsupported", f"{concept} stated as {q.value:g}, released facts give {val:.2f}",
+                          f"{concept}:{q.value:g}")
+                )
+            return ("unsupported", f"{concept} cannot be derived from the facts released by turn {tc.index}",
+                    f"{concept}:{q.value:g}")
+        if item in know.matcher.facts:
+            f = know.fact(item)
+            conv = value_in_fact_unit(q.value, q.unit, f)
+            key_value = f"{conv:.4g}" if conv is not None else f"{q.value:g}{q.unit or ''}"
+            for tmpl, t_turn in tc.injected:
+                if tmpl.fact_id == f.id and tmpl.value is not None and t_turn <= tc.index and same_value(
+                    q.value, q.unit, tmpl.value, tmpl.unit, analyte=f.name
+                ):
+                    return ("restated_contradiction",
+                            f"repeats the injected value {tmpl.value:g} of contradiction {tmpl.id}", key_value)
+            if f.id not in tc.released:
+                return ("unsupported", f"{f.name} was not released by turn {tc.index}", key_value)
+            if FOLD_AFTER_RX.match(after):
+                fold = fold_of_uln(f)
+                if fold is not None and abs(q.value - fold) <= max(0.12 * fold, 0.3):
+                    return ("supported", f"{q.value:g}x the upper limit of {f.name} (= {fold:.1f})", f"fold{fold:.2f}")
+                return ("contradicted", f"{f.name} is {fold:.1f}x the upper limit, not {q.value:g}x"
+                        if fold else f"no upper limit for {f.name}", f"fold{q.value:g}")
+            if f.value is not None and conv is not None:
+                if THRESHOLD_ABOVE_RX.search(pre[-15:]):
+                    return (("supported", f"{f.name} {f.value:g} is above {q.value:g}", f"gt{conv:.4g}")
+                            if f.value > conv else
+                            ("contradicted", f"{f.name} {f.value:g} is not above {q.value:g}", f"gt{conv:.4g}"))
+                if THRESHOLD_BELOW_RX.search(pre[-12:]):
+                    return (("supported", f"{f.name} {f.value:g} is below {q.value:g}", f"lt{conv:.4g}")
+                            if f.value < conv else
+                            ("contradicted", f"{f.name} {f.value:g} is not below {q.value:g}", f"lt{conv:.4g}"))
+            if know.matcher.states_value(q, f.id):
+                return ("supported", f"matches released {f.name} {f.value:g} {f.unit or ''}".strip(), key_value)
+            if any(abs(q.value - v) <= 1e-6 * max(1, abs(v)) for v in know.fact_numbers.get(f.id, [])):
+                return ("supported", f"stated in the released {f.name} statement", key_value)
+            if f.value is None:
+                if any(abs(q.value - v) <= 0.011 * max(1.0, abs(v)) for v in tc.context_numbers):
+                    return ("supported", f"{q.value:g} appears in the released context", key_value)
+                for fid in tc.released:
+                    g = know.fact(fid)
+                    if g.value is not None and q.unit is not None and know.matcher.states_value(q, fid):
+                        return ("supported", f"equals released {g.name} after unit conversion", key_value)
+                return ("unsupported", f"no such number about {f.name} in the released context", key_value)
+            return ("contradicted",
+                    f"misquoted: {q.value:g} {q.unit or ''} vs released {f.name} {f.value:g} {f.unit or ''}".strip(),
+                    key_value)
+        if item.startswith("term:"):
+            name = item[5:]
+            key_value = f"{q.value:g}{q.unit or ''}"
+            if self._context_states_number(tc, name, q):
+                return ("supported", f"the context states {name} {q.value:g}", key_value)
+            return ("unsupported", f"no released fact gives {name} (invented value)", key_value)
+        # unattached number
+        key_value = f"{q.value:g}{q.unit or ''}"
+        for tmpl, t_turn in tc.injected:
+            if tmpl.value is not None and t_turn <= tc.index and same_value(q.value, q.unit, tmpl.value, tmpl.unit):
+                return ("restated_contradiction", f"repeats the injected value {tmpl.value:g} of {tmpl.id}",
+                        f"{tmpl.fact_id}:{tmpl.value:g}")
+        if any(abs(q.value - v) <= 0.011 * max(1.0, abs(v)) for v in tc.context_numbers):
+            return ("supported", f"{q.value:g} appears in the released context", key_value)
+        for fid in tc.released:
+            f = know.fact(fid)
+            if f.value is not None and q.unit is not None and know.matcher.states_value(q, fid):
+                return ("supported", f"equals released {f.name} after unit conversion", key_value)
+        return ("unsupported", f"{q.text} is not stated in the context released by turn {tc.index}", key_value)
+
+    def _context_states_number(self, tc: TurnContext, name: str, q: Quantity) -> bool:
+        ctx = tc.context_text
+        for _s, e, hits in lex_find(self.lex, ctx):
+            if not any(h[0] == f"term:{name}" for h in hits):
+                continue
+            for q2 in find_quantities(ctx[e : e + 40]):
+                if same_value(q.value, q.unit, q2.value, q2.unit or q.unit, analyte=name):
+                    return True
+        return False
+
+    # ---------------------------------------------------------------- factual
+    def _factual(self, tc, seg, s, e, item, kind, neg, premise, nid, dx_local=()) -> Claim | None:
+        text = seg.text
+        know = self.know
+        fact = know.matcher.facts.get(item)
+        is_test = (fact is not None and fact.category in _TEST_CATEGORIES) or kind == "analyte"
+        why = _blocked(text, s, e, is_test, dx_local=dx_local)
+        if why is not None:
+            return None
+        c0, c1 = clause_bounds(text, s)
+        clause = text[c0:c1]
+        if is_test:
+            # naming a test is not a claim; stating its result is (a negated finding counts: "no X on CTPA")
+            after = text[e:c1]
+            if text[c1:c1 + 1] == ":":  # "Renal ultrasound: swollen kidney without hydronephrosis"
+                after = text[e:]
+                clause = text[c0:]
+            before = text[c0:s]
+            positional = FINDING_RX.search(text[s:e]) or FINDING_RX.search(after) or (
+                FINDING_RX.search(before) and re.search(r"\b(?:on|in|at|by|from)\s+(?:the\s+|her\s+|his\s+)?$", before, re.I)
+            )
+            if not (RESULT_RX.search(clause) or neg or positional or re.search(r"\b(?:no|without)\b", clause, re.I)):
+                return None
+
+        present = not neg
+        span = Span(turn=tc.index, text=text[s:e], start=seg.start + s, end=seg.start + e)
+        status, rule = self._check_fact(tc, clause, text[s:e], item, kind, present)
+        return Claim(
+            id=f"c{nid}",
+            turn=tc.index,
+            kind="factual",
+            span=span,
+            item=item,
+            key=f"fact:{item}:{'+' if present else '-'}",
+            present=present,
+            status=status,  # type: ignore[arg-type]
+            premise=premise,
+            rule=rule,
+        )
+
+    def _qualitative_conflict(self, f: Fact, clause: str, present: bool, local: str | None = None) -> str | None:
+        # ``local`` is the window right around the mention, for raised/low/normal wording
+        """Why a qualitative statement about released fact ``f`` contradicts it (None if it agrees)."""
+        if f.value is not None and f.reference_range is not None:
+            lo, hi = f.reference_range.low, f.reference_range.high
+            high = hi is not None and f.value > hi
+            low = lo is not None and f.value < lo
+            loc = local if local is not None else clause
+            says_high = bool(ELEVATED_RX.search(loc))
+            says_low = bool(LOW_RX.search(loc))
+            says_normal = bool(NORMAL_RX.search(loc)) and not re.search(r"\babnormal\b", loc, re.I)
+            if says_normal and (high or low):
+                return f"called normal but {f.name} {f.value:g} is outside the reference range"
+            if says_high and not high and not says_low:
+                return f"called raised but {f.name} {f.value:g} is not above the range"
+            if says_low and not low and not says_high:
+                return f"called low but {f.name} {f.value:g} is not below the range"
+            if not present and (high or low):
+                return f"denies an abnormal {f.name}"
+            return None
+        if f.negated:
+            if not present:
+                return None
+            if f.category in OBJECTIVE_CATEGORIES:
+                # a normal/negative test: "MRI brain is normal" agrees, "HBsAg positive" does not
+                loc = local if local is not None else clause
+                if re.search(r"\b(?:positive|abnormal|reactive|detected|raised|elevated)\b", loc, re.I) and not (
+                    NORMAL_RX.search(loc) or re.search(r"\bnegative\b", loc, re.I)
+                ):
+                    return f"asserts an abnormal {f.name}; the released result is normal/negative"
+                return None
+            return f"the released statement negates {f.name}"
+        if not present and f.category not in OBJECTIVE_CATEGORIES:
+            return f"denies {f.name}, which the case states"
+        for kw in self._neg_kw.get(f.id, ()):
+            for m in re.finditer(rf"\b{re.escape(kw)}\w*", clause, re.I):
+                if not mention_negated(clause, m.start(), m.end()):
+                    return f"asserts '{m.group(0)}', which the released {f.name} statement negates"
+        return None
+
+    def _check_fact(self, tc: TurnContext, clause: str, mention: str, item: str, kind: str, present: bool):
+        know = self.know
+        if item in know.matcher.facts:
+            f = know.fact(item)
+            conflict = self._qualitative_conflict(f, clause, present, _local_window(clause, mention))
+            consistent_negation = f.negated and not present
+            for tmpl, t_turn in tc.injected:
+                if tmpl.fact_id != f.id or t_turn > tc.index or consistent_negation:
+                    continue
+                if conflict:
+                    return "restated_contradiction", f"repeats the injected statement of {tmpl.id}"
+                kws = self._tmpl_kw.get(tmpl.id, set())
+                at = max(0, clause.lower().find(mention.lower()))
+                near = clause[max(0, at - 40) : at + len(mention) + 40]
+                if any(re.search(rf"\b{re.escape(k)}", near, re.I) for k in kws):
+                    return "restated_contradiction", f"repeats the injected statement of {tmpl.id}"
+            if f.id not in tc.released:
+                return "unsupported", f"{f.name} was not released by turn {tc.index}"
+            if conflict:
+                return "contradicted", conflict
+            return "supported", f"released {f.name} ({'present' if present else 'absent'})"
+        # general clinical term
+        name = item[5:] if item.startswith("term:") else item
+        found = self._context_polarity(tc, item)
+        if found is None:
+            return "unsupported", f"the context released by turn {tc.index} never mentions {name}"
+        if found == present:
+            return "supported", f"the context states {name} ({'present' if present else 'absent'})"
+        return "contradicted", f"the context states the opposite about {name}"
+
+    def _context_polarity(self, tc: TurnContext, item: str) -> bool | None:
+        ctx = tc.context_text
+        result = None
+        for s, e, hits in lex_find(self.lex, ctx):
+            if any(h[0] == item for h in hits):
+                pol = not mention_negated(ctx, s, e)
+                if result is None or pol:
+                    result = pol
+        return result

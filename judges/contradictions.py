@@ -1,0 +1,101 @@
+"""Contradiction detection (CDR/CIR).
+
+An injected contradiction counts as detected when a reply at or after the injection
+turn names the conflicting item (the template's item or aliases, the contradicted
+fact's names, or a distinctive word of the injected statement) together with
+conflict language ("conflicts with", "inconsistent", "lab error", "previously
+negative") or a request to confirm or repeat it ("repeat the HBsAg", "verify with
+the laboratory"). The cue may sit in the next sentence when it refers back
+("This is inconsistent with..."). A negated cue ("no conflict") does not count.
+"""
+
+from __future__ import annotations
+
+import re
+
+from medgym.judges.claims import _template_keywords
+from medgym.judges.context import TrajectoryContext, fact_mentions
+from medgym.judges.results import ContradictionDecision, Span
+from medgym.judges.textrules import ASSERTIVE_CONFIRM_RX, CONFIRM_REQUEST_RX, CONFLICT_RX, Segment
+from medgym.text.negation import is_negated
+from medgym.text.numbers import find_quantities, same_value
+
+_BACKREF = re.compile(r"^(?:this|that|these|those|it|the\s+(?:new|latest|outside|injected|reported)\b|such)", re.I)
+
+
+def _cue(text: str) -> re.Match[str] | None:
+    for rx in (CONFLICT_RX, CONFIRM_REQUEST_RX):
+        for m in rx.finditer(text):
+            if rx is CONFIRM_REQUEST_RX and ASSERTIVE_CONFIRM_RX.search(text[m.start() : m.end() + 3]):
+                continue
+            if is_negated(text, m.start(), m.end()):
+                continue
+            return m
+    return None
+
+
+def contradiction_decisions(
+    ctx: TrajectoryContext, segments_by_turn: dict[int, list[Segment]]
+) -> list[ContradictionDecision]:
+    know = ctx.know
+    out = []
+    for tmpl, c_turn in ctx.injected_all():
+        fact = know.fact(tmpl.fact_id)
+        kws = _template_keywords(tmpl.statement, fact)
+        names = {*(n.lower() for n in tmpl.all_names), *(n.lower() for n in fact.all_names)}
+
+        def names_item(text: str, _names=names, _kws=kws, _tid=tmpl.id, _fid=tmpl.fact_id, _t=tmpl) -> bool:
+            for m in fact_mentions(know, text):
+                if m.item_id in (_tid, _fid):
+                    return True
+            if _t.value is not None and any(
+                same_value(q.value, q.unit, _t.value, _t.unit) for q in find_quantities(text)
+            ):
+                return True  # quotes the injected value ("the outside value of 1450 U/L")
+            low = text.lower()
+            return any(re.search(rf"\b{re.escape(k)}", low) for k in _kws) or any(
+                re.search(rf"\b{re.escape(n)}\b", low) for n in _names
+            )
+
+        found = None
+        for tc in ctx.turns:
+            if tc.index < c_turn:
+                continue
+            segs = segments_by_turn[tc.index]
+            for i, seg in enumerate(segs):
+                if not names_item(seg.text):
+                    continue
+                cue = _cue(seg.text)
+                if cue is not None:
+                    found = (tc.index, seg, f"names {tmpl.item} with cue '{cue.group(0)}'")
+                    break
+                if i + 1 < len(segs) and _BACKREF.search(segs[i + 1].text):
+                    cue = _cue(segs[i + 1].text)
+                    if cue is not None:
+                        found = (tc.index, segs[i + 1], f"names {tmpl.item}, next sentence has cue '{cue.group(0)}'")
+                        break
+            if found:
+                break
+        if found:
+            turn, seg, rule = found
+            out.append(
+                ContradictionDecision(
+                    template_id=tmpl.id,
+                    fact_id=tmpl.fact_id,
+                    injected_turn=c_turn,
+                    detected=True,
+                    span=Span(turn=turn, text=seg.text, start=seg.start, end=seg.end),
+                    rule=f"turn {turn}: {rule}",
+                )
+            )
+        else:
+            out.append(
+                ContradictionDecision(
+                    template_id=tmpl.id,
+                    fact_id=tmpl.fact_id,
+                    injected_turn=c_turn,
+                    detected=False,
+                    rule=f"no reply from turn {c_turn} on names {tmpl.item} with conflict or confirmation language",
+                )
+            )
+    return out

@@ -1,0 +1,342 @@
+"""Follow-up questions (PIR/RIR, IR) and information-gap detection (GDR).
+
+A *question* is one request segment: a sentence ending in "?", a sentence with a
+request cue ("please check...", "I would order...", "can we get..."), or an item
+under a questions/tests heading. Saying that a result is still outstanding is not a
+new question, and recommendations after the "Final diagnosis:" line of a final
+answer are next steps, not follow-up questions.
+
+Each question targets case facts: by alias (lexically, with panel words such as
+"LFTs" or "full blood count" expanded to their member analytes), by a request to
+confirm the contradicted item, or by MiniLM similarity as a fallback. It is:
+
+* relevant when it targets a case fact, asks to confirm/repeat a contradicted item,
+  or matches one of the gold next steps (shared acronym or at least two shared content words),
+  or asks about a clinical item of the general lexicon;
+* redundant when everything it targets was already released or already asked in
+  an earlier question (a request to confirm a contradicted item is never redundant);
+  untargeted questions are redundant when they repeat an earlier question verbatim
+  or nearly so (token Jaccard >= 0.8).
+
+A key gap is detected when, before its release, a question targets it or a
+segment names it as missing ("no ultrasound has been done yet").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from medgym.envs.compiler import has_final_diagnosis
+from medgym.judges.context import (
+    CaseKnowledge,
+    TrajectoryContext,
+    TurnContext,
+    fact_mentions,
+    general_lexicon,
+)
+from medgym.judges.results import GapDecision, QuestionDecision, Span
+from medgym.judges.textrules import (
+    CONFIRM_REQUEST_RX,
+    CONFLICT_RX,
+    MISSING_RX,
+    OUTSTANDING_RX,
+    PLAN_RX,
+    QUESTION_RX,
+    Segment,
+)
+from medgym.knowledge_base.case_schema import FactCategory
+
+PANELS: list[tuple[re.Pattern[str], list[str]]] = [
+    (re.compile(r"\b(?:LFTs?|liver\s+(?:function\s+tests?|panel|enzymes|tests|blood\s+tests|biochemistry)|"
+                r"hepatic\s+(?:panel|function))\b", re.I),
+     ["bilirubin", "alanine aminotransferase", "alkaline phosphatase", "aspartate aminotransferase", "GGT",
+      "albumin", "transaminases"]),
+    (re.compile(r"\b(?:FBC|CBC|full\s+blood\s+count|complete\s+blood\s+count|blood\s+count)\b", re.I),
+     ["haemoglobin", "hemoglobin", "white cell count", "platelet", "white blood cells"]),
+    (re.compile(r"\b(?:U\s*&\s*Es?|U\s+and\s+Es?|renal\s+function|kidney\s+function|electrolytes|BMP|"
+                r"basic\s+metabolic\s+panel|renal\s+panel)\b", re.I),
+     ["creatinine", "urea", "sodium", "potassium", "eGFR"]),
+    (re.compile(r"\b(?:coagulation(?:\s+screen)?|clotting(?:\s+screen)?|coag\s+screen)\b", re.I),
+     ["INR", "prothrombin", "APTT"]),
+    (re.compile(r"\binflammatory\s+markers\b", re.I), ["C-reactive protein", "CRP", "ESR"]),
+    (re.compile(r"\b(?:blood\s+gas|ABG|VBG)\b", re.I), ["pH", "lactate", "bicarbonate", "pCO2"]),
+    (re.compile(r"\b(?:cardiac\s+(?:enzymes|markers|biomarkers))\b", re.I), ["troponin"]),
+]
+_VITALS = re.compile(r"\b(?:vital\s+signs|vitals|observations|obs)\b", re.I)
+_EXPLICIT_ASK = re.compile(
+    r"\b(?:please|order|send|request|arrange|obtain|could\s+you|can\s+(?:we|you|i)|i'?d\s+like|"
+    r"i\s+would\s+like|we\s+need|i\s+need)\b",
+    re.I,
+)
+_RATIONALE = re.compile(r",?\s+\b(?:given|because|since|as\s+she|as\s+he|in\s+view\s+of)\b", re.I)
+_ANAPHORA = re.compile(r"^\s*(?:it|this|that|these|those|the\s+(?:result|test|report|sample|value))\b", re.I)
+_NOT_NEEDED = re.compile(
+    r"\b(?:no|not|nothing)\b[^.;]{0,40}\b(?:needed|required|necessary|indicated|warranted)\b|\bunnecessary\b", re.I
+)
+STEP_OVERLAP = 2  # content words shared with a gold next step
+NEAR_DUPLICATE = 0.8  # token Jaccard of two untargeted questions
+_STOPWORDS = {
+    "what", "when", "which", "where", "have", "been", "being", "with", "from", "that", "this", "there",
+    "their", "they", "them", "your", "about", "would", "could", "should", "please", "like", "know", "tell",
+    "also", "some", "more", "further", "check", "order", "send", "obtain", "arrange", "request", "need",
+    "needs", "want", "patient", "recent", "recently", "other", "than", "then", "into", "after", "before",
+    "still", "will", "does", "today", "given",
+}  # fmt: skip
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z][a-z0-9\-]{3,}", text.lower()) if w not in _STOPWORDS}
+
+
+@dataclass
+class QuestionRecord:
+    decision: QuestionDecision
+    turn: int
+    targets: set[str]
+    confirm: bool
+    text: str
+    step_score: float = 0.0
+
+
+def panel_targets(text: str, know: CaseKnowledge) -> set[str]:
+    out: set[str] = set()
+    for rx, members in PANELS:
+        if rx.search(text):
+            for f in know.case.facts:
+                names = " ".join(f.all_names).lower()
+                if any(re.search(rf"\b{re.escape(m.lower())}\b", names) for m in members):
+                    out.add(f.id)
+    if _VITALS.search(text):
+        out.update(f.id for f in know.case.facts if f.category == FactCategory.vital)
+    return out
+
+
+_HYPOTHESIS_Q = re.compile(
+    r"^\s*(?:could|might|may|can|is|would)\s+(?:this|it|that)\s+(?:be|represent|reflect|indicate)\b", re.I
+)
+
+
+def is_request(seg: Segment) -> tuple[bool, str]:
+    """Whether a segment asks for information, with the rule that decided."""
+    text = seg.text.strip()
+    if seg.section == "questions":
+        return True, "item under a questions/tests heading"
+    ends_q = text.endswith("?")
+    if ends_q and _HYPOTHESIS_Q.match(text):
+        return False, "a rhetorical diagnostic hypothesis ('could this be X?'), not a request"
+    cue = QUESTION_RX.search(text)
+    if not ends_q and not cue:
+        return False, ""
+    if not ends_q and _NOT_NEEDED.search(text):
+        return False, "says that nothing more is needed"
+    if OUTSTANDING_RX.search(text) and not ends_q and not _EXPLICIT_ASK.search(text):
+        return False, "states that a result is outstanding (not a new question)"
+    if not ends_q and PLAN_RX.match(text) and not cue:
+        return False, ""
+    return True, "ends with '?'" if ends_q else f"request cue '{cue.group(0).strip()}'"  # type: ignore[union-attr]
+
+
+class QuestionReader:
+    """Finds questions and gap mentions in every reply of a trajectory."""
+
+    def __init__(self, know: CaseKnowledge, semantic: bool = True):
+        self.know = know
+        self.semantic = semantic
+
+    def _targets(self, text: str) -> tuple[set[str], str, bool]:
+        """(fact ids, via, mentions a contradiction item)."""
+        text = _RATIONALE.split(text, maxsplit=1)[0]  # "..., given her diabetes" is the reason, not the ask
+        ids: set[str] = set()
+        contra = False
+        for m in fact_mentions(self.know, text):
+            if m.kind == "contradiction":
+                tmpl = self.know.templates.get(m.item_id)
+                if tmpl is not None:
+                    ids.add(tmpl.fact_id)
+                    contra = True
+            else:
+                ids.add(m.item_id)
+        ids |= panel_targets(text, self.know)
+        return ids, ("lexical" if ids else "none"), contra
+
+    def read(
+        self, ctx: TrajectoryContext, segments_by_turn: dict[int, list[Segment]]
+    ) -> tuple[list[QuestionRecord], list[tuple[int, str, Segment, str]]]:
+        """All questions, and all (turn, fact id, segment, via) gap mentions (requests or 'missing')."""
+        records: list[QuestionRecord] = []
+        mentions: list[tuple[int, str, Segment, str]] = []
+        pending_sem: list[tuple[QuestionRecord | None, int, Segment]] = []
+        asked: set[str] = set()
+        asked_text: list[QuestionRecord] = []
+        for tc in ctx.turns:
+            segs = segments_by_turn[tc.index]
+            cut = _final_line_start(tc.agent, segs)
+            prev_seg: Segment | None = None
+            for seg in segs:
+                after_final = cut is not None and seg.start >= cut
+                req, why = is_request(seg)
+                if not req and seg.section == "plan" and cut is None and not PLAN_RX.search(seg.text):
+                    t_ids, _, _ = self._targets(seg.text)
+                    if t_ids:
+                        req, why = True, "investigation listed in a plan before any final answer"
+                if req and not after_final:
+                    rec = self._question(tc, seg, why, len(records) + 1, prev_seg)
+                    records.append(rec)
+                    for fid in rec.targets:
+                        mentions.append((tc.index, fid, seg, "request"))
+                    if not rec.targets:
+                        pending_sem.append((rec, tc.index, seg))
+                elif MISSING_RX.search(seg.text):
+                    ids, _, _ = self._targets(seg.text)
+                    for fid in ids:
+                        mentions.append((tc.index, fid, seg, "named_missing"))
+                    if not ids:
+                        pending_sem.append((None, tc.index, seg))
+                prev_seg = seg
+        if pending_sem and self.semantic:
+            matches = self.know.matcher.semantic_match(
+                [_RATIONALE.split(s.text, maxsplit=1)[0] for _, _, s in pending_sem]
+            )
+            for (rec, turn, seg), (fid, score) in zip(pending_sem, matches, strict=True):
+                if fid is None:
+                    continue
+                if rec is not None:
+                    rec.targets = {fid}
+                    rec.decision.targets = [fid]
+                    rec.decision.via = f"semantic ({score:.2f})"
+                    mentions.append((turn, fid, seg, "request"))
+                else:
+                    mentions.append((turn, fid, seg, "named_missing"))
+        self._label(ctx, records, asked, asked_text)
+        return records, mentions
+
+    def _question(
+        self, tc: TurnContext, seg: Segment, why: str, n: int, prev: Segment | None = None
+    ) -> QuestionRecord:
+        ids, via, contra = self._targets(seg.text)
+        injected_facts = {t.fact_id for t, turn in tc.injected if turn <= tc.index}
+        if not ids and prev is not None and CONFIRM_REQUEST_RX.search(seg.text) and (
+            _ANAPHORA.match(seg.text) or self._targets(prev.text)[0] & injected_facts
+        ):
+            prev_ids, _, _ = self._targets(prev.text)
+            if prev_ids:
+                ids, via = prev_ids, "previous sentence (it/this)"
+        confirm = bool(
+            (ids & injected_facts)
+            and (CONFIRM_REQUEST_RX.search(seg.text) or CONFLICT_RX.search(seg.text))
+        )
+        dec = QuestionDecision(
+            id=f"q{n}",
+            span=Span(turn=tc.index, text=seg.text, start=seg.start, end=seg.end),
+            targets=sorted(ids),
+            via=via,
+            relevant=False,
+            redundant=False,
+            rule=why,
+        )
+        return QuestionRecord(dec, tc.index, set(ids), confirm, seg.text)
+
+    def _label(self, ctx: TrajectoryContext, records, asked: set[str], asked_text) -> None:
+        know = self.know
+        untargeted = [r for r in records if not r.targets and not r.confirm]
+        step_words = [_content_words(st) for st in know.case.gold.next_steps]
+        for r in untargeted:
+            words = _content_words(r.text)
+            r.step_score = max((len(words & sw) for sw in step_words), default=0)
+        for r in records:
+            d = r.decision
+            tc = ctx.turn(r.turn)
+            reasons = [d.rule]
+            if r.confirm:
+                d.relevant = True
+                reasons.append("asks to confirm/repeat the contradicted item: relevant, not redundant")
+            elif r.targets:
+                d.relevant = True
+                reasons.append(f"targets case fact(s) {sorted(r.targets)}")
+            else:
+                acr = {w for w in re.findall(r"\b[A-Z][A-Za-z0-9]{1,7}\b", r.text) if sum(c.isupper() for c in w) >= 2}
+                hit = acr & know.next_step_acronyms
+                score = r.step_score
+                terms = [text for _s, _e, hits in general_lexicon()[0].find(r.text) for text in [hits[0][0][5:]]]
+                if hit:
+                    d.relevant = True
+                    reasons.append(f"matches gold next step ({', '.join(sorted(hit))})")
+                elif terms:
+                    d.relevant = True
+                    reasons.append(f"asks about clinical item(s) {terms}")
+                elif score >= STEP_OVERLAP:
+                    d.relevant = True
+                    reasons.append(f"shares {int(score)} content words with a gold next step")
+                else:
+                    reasons.append("targets nothing in the case or its next steps: not relevant")
+            if not r.confirm:
+                if r.targets and r.targets <= set(tc.released):
+                    d.redundant = True
+                    reasons.append("everything it asks for was already released")
+                elif r.targets and r.targets <= (asked | set(tc.released)):
+                    d.redundant = True
+                    reasons.append("already asked in an earlier question")
+                elif not r.targets:
+                    norm = _norm(r.text)
+                    words = _content_words(r.text)
+                    for prev in asked_text:
+                        pw = _content_words(prev.text)
+                        jac = len(words & pw) / max(1, len(words | pw))
+                        if _norm(prev.text) == norm or (words and jac >= NEAR_DUPLICATE):
+                            d.redundant = True
+                            reasons.append(f"repeats {prev.decision.id}")
+                            break
+            asked |= r.targets
+            asked_text.append(r)
+            d.rule = "; ".join(x for x in reasons if x)
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[^a-z0-9 ]+", "", text.lower()).strip()
+
+
+def _final_line_start(reply: str, segs: list[Segment]) -> int | None:
+    """Offset of the 'Final diagnosis' line in a reply, if any."""
+    if not has_final_diagnosis(reply):
+        return None
+    for s in segs:
+        if has_final_diagnosis(s.text) or (s.section == "diagnosis" and s.heading and "final" in s.heading.lower()):
+            return s.start
+    return None
+
+
+def gap_decisions(ctx: TrajectoryContext, mentions: list[tuple[int, str, Segment, str]]) -> list[GapDecision]:
+    """GDR: each key gap detected if requested or named missing before it is released."""
+    out = []
+    for gap in ctx.trajectory.scenario.protocol.key_gaps:
+        rel = ctx.release_turn(gap.fact_id)
+        if gap.reason == "delayed" and gap.open_until_turn is not None:
+            rel = min(rel, gap.open_until_turn) if rel is not None else gap.open_until_turn
+        hit = next(
+            (m for m in sorted(mentions, key=lambda x: (x[0], x[2].start)) if m[1] == gap.fact_id and (rel is None or m[0] < rel)),
+            None,
+        )
+        name = ctx.know.fact(gap.fact_id).name
+        if hit is None:
+            rule = (
+                f"{name} was never requested nor named as missing"
+                + (f" before its release at turn {rel}" if rel is not None else "")
+            )
+            out.append(GapDecision(fact_id=gap.fact_id, reason=gap.reason, open_until_turn=gap.open_until_turn,
+                                   detected=False, rule=rule))
+        else:
+            turn, _fid, seg, via = hit
+            out.append(
+                GapDecision(
+                    fact_id=gap.fact_id,
+                    reason=gap.reason,
+                    open_until_turn=gap.open_until_turn,
+                    detected=True,
+                    via=via,  # type: ignore[arg-type]
+                    span=Span(turn=turn, text=seg.text, start=seg.start, end=seg.end),
+                    rule=f"{name} {'requested' if via == 'request' else 'named as missing'} at turn {turn}"
+                    + (f", before its release at turn {rel}" if rel is not None else " (never released)"),
+                )
+            )
+    return out

@@ -1,0 +1,411 @@
+"""Lexical rules of the reference judge: reply segmentation and sentence-level cues.
+
+An agent reply is split into *segments*: one per sentence (or ``;``-separated
+piece), with the section it sits in. Sections come from headings the agents use
+("Final diagnosis:", "Evidence:", "Next steps:", "Questions:", "Differential:"),
+whether on their own line or inline ("Evidence: ALT 148 U/L; ..."). The judge then
+asks each segment a few yes/no questions with the regexes below: is it a request
+for information? a recommendation? a conditional or hedged statement? a statement
+that something is missing or pending? a withdrawal of an earlier claim? does it
+flag a conflict? does it reason toward a diagnosis?
+
+Every rule is a named regex so that annotations can say which rule fired.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from medgym.text.sentences import split_sentences
+
+Section = str  # "body" | "diagnosis" | "evidence" | "plan" | "questions" | "differential"
+
+# ---- headings -----------------------------------------------------------------------
+_HEADINGS: list[tuple[Section, re.Pattern[str]]] = [
+    ("diagnosis", re.compile(
+        r"^(?:final(?:\s+working)?\s+diagnosis|working\s+diagnosis|(?:most\s+likely|leading|provisional)\s+"
+        r"diagnosis|diagnosis|assessment|impression)$", re.I)),
+    ("evidence", re.compile(
+        r"^(?:(?:supporting|key|main|clinical)\s+)?(?:evidence|findings|features)(?:\s+(?:supporting|for)\b.*)?$|"
+        r"^(?:rationale|reasoning|justification|basis|why|supporting\s+data|evidence\s+from\s+this\s+case.*)$",
+        re.I)),
+    ("plan", re.compile(
+        r"^(?:(?:recommended\s+|suggested\s+|immediate\s+)?next\s+steps|plan|management(?:\s+plan)?|"
+        r"recommendations?|treatment|follow[\s-]?up(?:\s+plan)?|recommended\s+management)$", re.I)),
+    ("questions", re.compile(
+        r"^(?:questions?|(?:further|additional|more)\s+(?:information|questions|tests|investigations|history)"
+        r"(?:\s+(?:needed|required|requested|i\s+would\s+like))?|information\s+(?:needed|required|requested)|"
+        r"requests?|tests?\s+(?:to\s+order|requested|i\s+would\s+order)|investigations?(?:\s+(?:needed|"
+        r"requested|to\s+order|i\s+would\s+request))?|i\s+would\s+like(?:\s+to\s+know)?|what\s+i\s+need|"
+        r"outstanding(?:\s+information)?|orders?|workup|work-up)$", re.I)),
+    ("differential", re.compile(
+        r"^(?:differential(?:\s+diagnos[ie]s)?|differentials|alternatives?(?:\s+considered)?(?:\s+[a-z ]+)?|"
+        r"other\s+possibilities|(?:diagnoses|conditions)\s+(?:excluded|considered)(?:\s+[a-z ]+)?)$", re.I)),
+]
+_INLINE_HEADING = re.compile(r"^\s*(?:[-*•]\s*)?(?:\*\*|__)?([A-Za-z][A-Za-z '/\-]{1,60}?)(?:\*\*|__)?\s*:\s*")
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One sentence-like piece of a reply with its character span and section."""
+
+    text: str
+    start: int
+    end: int
+    section: Section
+    bullet: bool
+    line: int
+    heading: str | None = None
+    index: int = 0
+    line_start: bool = True
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+
+def heading_section(label: str) -> Section | None:
+    lab = re.sub(r"[*_#]+", "", label).strip().lower()
+    for sec, rx in _HEADINGS:
+        if rx.match(lab):
+            return sec
+    return None
+
+
+def segment_reply(text: str) -> list[Segment]:
+    """Split a reply into segments with sections (see module docstring)."""
+    segments: list[Segment] = []
+    section: Section = "body"
+    pos = 0
+    prev_blank = False
+    for line_no, raw_line in enumerate(text.split("\n")):
+        line_start = pos
+        pos += len(raw_line) + 1
+        line = raw_line.rstrip()
+        if not line.strip():
+            prev_blank = True
+            continue
+        bullet = bool(_BULLET.match(line))
+        body_start = 0
+        heading = None
+        m = _INLINE_HEADING.match(line)
+        if m:
+            sec = heading_section(m.group(1))
+            if sec is not None:
+                section = sec
+                heading = m.group(1).strip()
+                body_start = m.end()
+                bullet = False
+        elif line.strip().lstrip("#").strip().rstrip(":").strip() and heading_section(
+            line.strip().lstrip("#").strip().rstrip(":")
+        ):
+            section = heading_section(line.strip().lstrip("#").strip().rstrip(":")) or section
+            prev_blank = False
+            continue
+        elif prev_blank and not bullet and section != "body" and not _looks_continuation(section, line):
+            section = "body"
+        prev_blank = False
+        content = line[body_start:]
+        if heading is not None and not content.strip():
+            continue  # a heading alone on its line
+        if bullet:
+            bm = _BULLET.match(content)
+            if bm:
+                body_start += bm.end()
+                content = line[body_start:]
+        for k, s in enumerate(split_sentences(content)):
+            seg_start = line_start + body_start + s.start
+            segments.append(
+                Segment(
+                    text=s.text,
+                    start=seg_start,
+                    end=seg_start + len(s.text),
+                    section=section,
+                    bullet=bullet,
+                    line=line_no,
+                    heading=heading,
+                    index=len(segments),
+                    line_start=k == 0,
+                )
+            )
+    return segments
+
+
+def _looks_continuation(section: Section, line: str) -> bool:
+    return section in ("evidence", "plan", "questions", "differential") and len(line.split()) <= 6
+
+
+# ---- sentence cues ------------------------------------------------------------------
+QUESTION_RX = re.compile(
+    r"(?:^|\b)(?:please\s+(?:also\s+)?(?:send|check|order|obtain|provide|share|tell|let|confirm|repeat|arrange|"
+    r"measure|get|do|clarify|verify|ask|review|compare|examine|assess|look|recheck|request|add|find)|"
+    r"(?:could|can|would)\s+(?:you|we|i)\s+(?:please\s+)?(?:get|have|check|order|obtain|see|send|provide|share|"
+    r"tell|arrange|confirm|repeat|clarify|verify|know|request|measure|add|find out)|"
+    r"(?:i|we)(?:'d|\s+would)\s+(?:also\s+)?(?:like|want|request|order|check|send|obtain|get|arrange|measure|"
+    r"recommend|suggest|ask|need)|"
+    r"(?:i|we)\s+(?:also\s+|still\s+|urgently\s+)?(?:need|require|want|request)\s+(?:to\s+(?:see|know|check|"
+    r"obtain|review|confirm|order|get|have|establish|clarify|exclude|rule out|assess)|an?\b|the\b|some\b|"
+    r"more\b|further\b|results?\b|urgent\b|information\b)|"
+    r"(?:i|we)\s+(?:will|shall|should|must)\s+(?:also\s+)?(?:order|request|check|send|obtain|get|arrange|"
+    r"measure|repeat|recheck|confirm)|"
+    r"let(?:'s|\s+us)\s+(?:order|check|get|obtain|send|arrange|repeat|confirm)|"
+    r"(?:it\s+would\s+be\s+(?:helpful|useful|important)|it\s+is\s+(?:important|essential|necessary))\s+to\s+"
+    r"(?:know|see|check|obtain|get|have|confirm|clarify|establish|measure|order|review)|"
+    r"(?:is|are)\s+(?:needed|required|essential|necessary|warranted|indicated)\b(?!\s+(?:to\s+)?(?:for|if)\b)|"
+    r"\b(?:should|must)\s+be\s+(?:checked|ordered|sent|obtained|performed|done|measured|repeated|arranged|"
+    r"requested|confirmed|rechecked|re-checked|verified|reviewed|retested|re-tested)|"
+    r"(?:recommend|suggest|request|order|advise)(?:ing)?\s+(?:an?\b|the\b|checking|obtaining|ordering|"
+    r"measuring|repeating|urgent|a\s+repeat)|"
+    r"^(?:check|order|send|obtain|request|arrange|measure|repeat|recheck|get|perform|add)\b|"
+    r"(?:do|does|did|has|have|is|are|was|were)\s+(?:we|you|he|she|they|the\s+patient|there)\b.*\?|"
+    r"\b(?:any|what|which|when|how)\b[^.]*\?|"
+    r"(?:tell\s+me|let\s+me\s+know|find\s+out|clarify|confirm)\s+(?:whether|if|about|the|his|her|what)\b)",
+    re.I,
+)
+# Recommendations and orders that are management, not information requests.
+PLAN_RX = re.compile(
+    r"\b(?:stop|discontinue|withdraw|cease|start|initiate|commence|begin|give|administer|prescribe|treat|"
+    r"refer|admit|discharge|monitor|counsel|advise|avoid|review\s+in|follow[\s-]?up|"
+    r"continue|switch|offer|educate|manage|consult)\b",
+    re.I,
+)
+MODAL_RX = re.compile(
+    r"\b(?:should|would|will|shall|must|need(?:s)?\s+to|plan\s+to|going\s+to|to\s+(?:exclude|rule\s+out|assess|"
+    r"evaluate|look\s+for|check|confirm|document)|to\s+be\s+(?:confirmed|excluded|checked|assessed|ruled\s+out|"
+    r"repeated|verified)|recommend(?:ed)?|suggest(?:ed)?|consider)\b",
+    re.I,
+)
+CONDITIONAL_RX = re.compile(r"\b(?:if|unless|whether|in\s+case|should\s+(?:the|it|he|she)|once|when)\b", re.I)
+HEDGE_RX = re.compile(
+    r"\b(?:may|might|could|possibly|possible|perhaps|probably|presumably|maybe|suspect(?:ed)?|"
+    r"uncertain|unclear|unknown|assum(?:e|ed|ing)|guess|estimate[ds]?|expected|would\s+expect|"
+    r"cannot\s+exclude|can't\s+exclude|not\s+sure|query)\b|\?",
+    re.I,
+)
+GENERIC_RX = re.compile(
+    r"\b(?:typically|usually|classically|commonly|often|generally|in\s+general|tends?\s+to|can\s+cause|"
+    r"may\s+cause|causes|is\s+associated|are\s+associated|is\s+a\s+(?:common|recognised|recognized|known|"
+    r"classic)|are\s+(?:common|known)|characteristically|would\s+(?:show|be|expect|typically|usually|cause)|"
+    r"is\s+known\s+to|patients\s+with|people\s+with|in\s+most\s+cases|"
+    r"can(?:not)?\s+(?:miss|show|cause|be|appear|present|mimic|occur|produce|give))\b",
+    re.I,
+)
+MISSING_RX = re.compile(
+    r"\b(?:not\s+(?:yet\s+)?(?:been\s+)?(?:provided|given|reported|available|mentioned|documented|done|"
+    r"performed|measured|checked|known|stated|included|back|resulted|returned|listed|supplied)|"
+    r"no\s+(?:results?|data|report|reports|information|values?|measurements?)\b|missing|unknown|"
+    r"(?:we|i)\s+(?:do\s+not|don't|still\s+do\s+not|still\s+don't)\s+(?:have|know)|"
+    r"(?:haven't|have\s+not|has\s+not|hasn't)\s+(?:been\s+)?(?:seen|got|received|provided|reported|done|"
+    r"performed|given)|lack(?:ing)?\b|absent\s+data|without\s+(?:the\s+)?(?:results?|data|knowing)|"
+    r"still\s+(?:pending|awaited|awaiting|outstanding|need)|pending|awaiting|awaited|outstanding|"
+    r"not\s+(?:yet\s+)?available|unavailable|(?:is|are)\s+(?:needed|required)\s+before)\b",
+    re.I,
+)
+OUTSTANDING_RX = re.compile(
+    r"\b(?:still\s+(?:pending|awaited|awaiting|outstanding)|pending|awaiting|awaited|outstanding|"
+    r"once\s+.{1,60}\b(?:is|are)\s+(?:back|available|reported)|when\s+.{1,60}\b(?:comes?|is|are)\s+back|"
+    r"not\s+(?:yet\s+)?(?:back|available|resulted|reported))\b",
+    re.I,
+)
+RETRACTION_RX = re.compile(
+    r"\b(?:withdraw|retract|disregard|I\s+(?:was|am)\s+(?:mistaken|wrong)|(?:my|an)\s+(?:error|mistake)|"
+    r"I\s+(?:mis-?quoted|misread|mis-?stated|misreported|misremembered)|"
+    r"incorrectly\s+(?:stated|assumed|quoted|reported|said)|I\s+(?:should\s+not|shouldn't)\s+have|"
+    r"(?:was|were)\s+(?:never|not\s+actually|not\s+in\s+fact)\s+(?:provided|given|reported|measured|stated)|"
+    r"(?:was|were)\s+not\s+(?:provided|given|reported|stated)\s+(?:to\s+me|in\s+the\s+case|earlier)|"
+    r"I\s+(?:had\s+)?(?:wrongly|incorrectly|mistakenly)|correction|I\s+apologi[sz]e|"
+    r"(?:earlier|previous|previously)\s+(?:I\s+)?(?:stated|assumed|quoted|mentioned|said)\b.*\b(?:not|never|"
+    r"unsupported|assumption)|that\s+was\s+an\s+assumption|(?:was|were)\s+(?:an?\s+)?(?:assumption|"
+    r"assumptions|invented|fabricated|made\s+up))\b",
+    re.I,
+)
+CONFLICT_RX = re.compile(
+    r"\b(?:conflict(?:s|ing)?|contradict(?:s|ory|ion|ed|ing)?|inconsisten(?:t|cy|cies)|discrepan(?:t|cy|cies)|"
+    r"at\s+odds|incompatible|does\s+not\s+(?:fit|match|agree|square|tally)|doesn't\s+(?:fit|match|agree|"
+    r"square|tally)|do\s+not\s+(?:fit|match|agree)|don't\s+(?:fit|match|agree)|cannot\s+both\s+be|"
+    r"can't\s+both\s+be|disagree(?:s|ment)?|mismatch|lab(?:oratory)?\s+error|sample\s+(?:mix[\s-]?up|error|"
+    r"mislabel\w*)|mislabel\w*|mix[\s-]?up|spurious|false[\s-]positive|erroneous|(?:in\s+)?contrast\s+to|"
+    r"unexpected|surpris\w*|doubt(?:ful)?|questionable|not\s+reliable|unreliable|cannot\s+be\s+reconciled|"
+    r"reconcile|previously\s+(?:reported|negative|positive|normal|documented|stated)|earlier\s+(?:result|"
+    r"report|negative|positive|normal)|whereas|opposite|which\s+(?:one\s+)?is\s+correct)\b",
+    re.I,
+)
+CONFIRM_REQUEST_RX = re.compile(
+    r"\b(?:repeat(?:ed|ing)?|re[\s-]?check(?:ed|ing)?|re[\s-]?test(?:ed|ing)?|re[\s-]?run|re[\s-]?send|"
+    r"re-?do|verify|verif(?:ied|ication)|double[\s-]check|clarif(?:y|ication)|confirm(?:atory|ation)?|"
+    r"to\s+be\s+confirmed|needs?\s+confirm\w*|check\s+(?:the\s+)?(?:source|sample|original|lab)|"
+    r"contact\s+the\s+(?:lab|laboratory|GP|radiolog\w*)|independent(?:ly)?\s+(?:confirm\w*|verif\w*)|"
+    r"review\s+(?:the|both|these|those)\b|compare\s+(?:the|both|with)\b|"
+    r"which\s+(?:result|report|one)\s+is\s+correct|correct\s+patient|patient\s+identi\w*)\b",
+    re.I,
+)
+ASSERTIVE_CONFIRM_RX = re.compile(r"\b(?:confirms|confirmed\s+(?:by|on|that)|this\s+confirms)\b", re.I)
+REASONING_RX = re.compile(
+    r"\b(?:suggest(?:s|ive|ing)?|consistent\s+with|in\s+keeping\s+with|supports?|supporting|points?\s+to(?:ward)?|"
+    r"indicat(?:es|ing|ive)|given|because|due\s+to|since|as\s+a\s+result|explains?|explained\s+by|favou?rs?|"
+    r"favou?ring|typical\s+of|characteristic\s+of|compatible\s+with|argues?|makes?\b.{0,40}\b(?:likely|"
+    r"unlikely|probable)|confirms?|therefore|thus|hence|so\s+(?:the|this|he|she)|in\s+view\s+of|"
+    r"based\s+on|on\s+the\s+basis\s+of|fits|pattern|evidence\s+(?:of|for))\b",
+    re.I,
+)
+SUPPORT_CLAUSE_RX = re.compile(
+    r"\b(?:supported\s+by|given|because\s+of|because|based\s+on|in\s+view\s+of|as\s+evidenced\s+by|"
+    r"on\s+the\s+basis\s+of|evidenced\s+by|(?<!associated\s)(?<!associate\s)with)\b",
+    re.I,
+)
+PATIENT_SUBJECT_RX = re.compile(
+    r"\b(?:he|she|his|her|him|the\s+patient|patient's|this\s+patient|pt|they\s+(?:have|had|report|deny))\b|"
+    r"\b(?:history\s+of|known|on\s+examination|examination\s+(?:shows|showed|reveals)|there\s+(?:is|was|are|"
+    r"were)|reports?|reported|presents?\s+with|presented\s+with|complains?\s+of|denies|denied|takes|taking|"
+    r"took|recently|current(?:ly)?)\b",
+    re.I,
+)
+HISTORY_RX = re.compile(
+    r"\b(?:history\s+of|known|previous(?:ly)?|prior|past|diagnosed\s+with|background\s+of|long[\s-]?standing|"
+    r"established)\s+(?:\w+\s+){0,3}$",
+    re.I,
+)
+RESULT_RX = re.compile(
+    r"\b(?:shows?|showed|shown|showing|reveal(?:s|ed)?|demonstrat\w*|found|came\s+back|"
+    r"normal|abnormal|elevated|raised|high|low|increased|decreased|reduced|deranged|dilat\w*|negative|"
+    r"positive|unremarkable|markedly|mildly|moderately|significantly|grossly|within\s+(?:the\s+)?normal|"
+    r"detected|undetectable|present|absent|confirmed|consistent|is\s+\d|was\s+\d|of\s+\d|at\s+\d|"
+    r"non-?reactive|reactive|clear|enlarged|thickened|tender|swollen|palpable|seen|identified|"
+    r"excluded|within\s+range|in\s+range|patent|confirms|demonstrates|grows|grew|grown|growing|growth|"
+    r"susceptible|sensitive|resistant|isolated)\b",
+    re.I,
+)
+# finding nouns that state a test's result by position: "CTPA filling defects", "consolidation on the X-ray"
+FINDING_RX = re.compile(
+    r"\b(?:defects?|filling|opacit(?:y|ies)|effusions?|consolidation|infarcts?|infiltrates?|thrombus|thrombi|"
+    r"clots?|emboli|masse?s?|lesions?|fractures?|halo|elevation|depression|bronchograms?|stones?|calculi|"
+    r"hydronephrosis|oedema|edema|collection|abscess|narrowing|occlusion|stenosis|blockage|dilatation|strain)\b",
+    re.I,
+)
+ELEVATED_RX = re.compile(r"\b(?:elevated|raised|high|increased|markedly|abnormal|deranged|above)\b", re.I)
+LOW_RX = re.compile(r"\b(?:low|reduced|decreased|below|depressed)\b", re.I)
+NORMAL_RX = re.compile(r"\b(?:normal|unremarkable|within\s+(?:the\s+)?normal|in\s+range|within\s+range)\b", re.I)
+REFERENCE_CTX_RX = re.compile(
+    r"(?:\b(?:reference(?:\s+range)?|ref\.?|normal\s+(?:range|limits?|values?)|range|ULN|LLN|"
+    r"upper\s+limit(?:\s+of\s+normal)?|lower\s+limit|cut[\s-]?off|threshold|target|centile|goal|limit|"
+    r"normally|aim(?:ing)?\s+for|diagnostic\s+threshold)\b\s*(?:is|are|of|:|\(|below|above|under|over|<|>|≤|≥|"
+    r"up\s+to|less\s+than|greater\s+than|=)?\s*(?:is|of|:|<|>|=)?\s*|\bnormal\s*[(:<>≤≥]\s*|[<>≤≥]\s*=?\s*)$",
+    re.I,
+)
+THRESHOLD_ABOVE_RX = re.compile(r"(?:\b(?:over|above|more\s+than|greater\s+than|exceed(?:s|ing)?|at\s+least)\s*|>\s*=?\s*)$", re.I)
+THRESHOLD_BELOW_RX = re.compile(r"(?:\b(?:under|below|less\s+than|at\s+most)\s*|<\s*=?\s*)$", re.I)
+FOLD_AFTER_RX = re.compile(
+    r"^\s*(?:×|x|times|-?fold)\s*(?:the\s+)?(?:ULN|upper\s+limit(?:\s+of\s+normal)?|normal)?", re.I
+)
+DERIVED_CONCEPTS = {
+    "r_ratio": re.compile(r"\bR[\s-]?(?:ratio|value|factor)\b", re.I),
+    "anion_gap": re.compile(r"\banion\s+gap\b", re.I),
+    "ast_alt": re.compile(r"\bAST\s*[/:]\s*ALT\s+ratio|\bde\s+ritis\b", re.I),
+}
+TIME_UNIT_AFTER_RX = re.compile(
+    r"^\s*-?\s*(?:years?|yrs?|y/o|year-old|-year-old|months?|weeks?|wks?|days?|hours?|hrs?|h|minutes?|mins?|"
+    r"units?|tablets?|doses?|episodes?|times|cm|mm|kg|g\b|mg\b|litres?|l\b|ml\b|pack[\s-]?years?|"
+    r"drinks?|cigarettes?)\b",
+    re.I,
+)
+EXCLUDED_DX_RX = re.compile(
+    r"\b(?:unlikely|less\s+likely|not\s+likely|improbable|ruled\s+out|excluded|excludes|rules\s+out|"
+    r"argues?\s+against|against|makes?\b.{0,50}\b(?:unlikely|less\s+likely|improbable)|no\s+evidence\s+of|"
+    r"not\s+consistent\s+with|inconsistent\s+with|rather\s+than|instead\s+of|not\b|no\s+longer|"
+    r"doubt|dismiss\w*|abandon\w*|moved\s+away\s+from|drop(?:ped)?|revis\w*\s+away)\b",
+    re.I,
+)
+DEFINITIVE_DX_RX = re.compile(
+    r"\b(?:final\s+(?:working\s+)?diagnosis|the\s+diagnosis\s+is|diagnosis\s+is|diagnosis:|this\s+is|"
+    r"he\s+has|she\s+has|the\s+patient\s+has|confirmed|confirms|definite(?:ly)?|certain(?:ly)?|clearly|"
+    r"diagnostic\s+of|establish(?:es|ed)|without\s+(?:a\s+)?doubt|I\s+am\s+confident|conclusive(?:ly)?|"
+    r"this\s+represents|secure\s+diagnosis|we\s+can\s+diagnose|diagnosed\s+as|confirming|proves?|"
+    r"remains\s+the\s+diagnosis|is\s+the\s+diagnosis|means|is\s+diagnostic)\b",
+    re.I,
+)
+PROBABLE_DX_RX = re.compile(
+    r"\b(?:most\s+likely|likely|probable|probably|favou?r(?:ed|s|ing)?|leading|working\s+diagnosis|"
+    r"consistent\s+with|in\s+keeping\s+with|suggestive\s+of|suggests|suspect(?:ed)?|I\s+think|"
+    r"points?\s+to(?:ward)?|presumed|presumptive|impression|top\s+of\s+(?:my|the)\s+differential|"
+    r"primary\s+concern|main\s+concern|best\s+explain\w*|fits\s+best|strongly)\b",
+    re.I,
+)
+POSSIBLE_DX_RX = re.compile(
+    r"\b(?:could|may|might|possible|possibly|consider(?:ed|ing)?|differential|cannot\s+(?:yet\s+)?exclude|"
+    r"can't\s+exclude|rule\s+out|to\s+exclude|exclude|vs\.?|versus|or|query|alternatives?|"
+    r"also\s+(?:possible|considered)|concern\s+for|worry\s+about|risk\s+factors?\s+for|screen(?:ing)?\s+for|"
+    r"evaluat\w*\s+for|assess\w*\s+for|test(?:ing)?\s+for|suspicion\s+of|features\s+of)\b|\?",
+    re.I,
+)
+HEDGE_DX_DOWNGRADE_RX = re.compile(
+    r"\b(?:may|might|could|possibly|perhaps|probably|likely|think|suspect|pending|provisional|tentative|until|"
+    r"if\s+confirmed|cannot\s+be\s+sure)\b",
+    re.I,
+)
+
+NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "a dozen": 12,
+}  # fmt: skip
+NUMBER_WORD_RX = re.compile(r"\b(" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b", re.I)
+
+_CLAUSE_SPLIT = re.compile(
+    r"[,;:()\[\]]|\s[-–—]\s|\b(?:which|but|whereas|while|although|though|and(?=\s+(?:this|that|it|he|she)\b)|"
+    r"so(?=\s+(?:the|this|he|she)\b)|therefore|thus|because|since|given\s+that)\b",
+    re.I,
+)
+
+
+def clause_bounds(text: str, pos: int) -> tuple[int, int]:
+    """The clause of ``text`` containing ``pos`` (split at punctuation and conjunctions)."""
+    start, end = 0, len(text)
+    for m in _CLAUSE_SPLIT.finditer(text):
+        if m.end() <= pos:
+            start = m.end()
+        elif m.start() >= pos:
+            end = m.start()
+            break
+    return start, end
+
+
+def words_before(text: str, pos: int, n: int) -> str:
+    """The last ``n`` words of ``text[:pos]`` (same clause not enforced)."""
+    return " ".join(text[:pos].split()[-n:])
+
+
+def has(rx: re.Pattern[str], text: str) -> bool:
+    return bool(rx.search(text))
+
+
+def first_match(rx: re.Pattern[str], text: str) -> str | None:
+    m = rx.search(text)
+    return m.group(0) if m else None
+
+
+_NEG_PRE = re.compile(
+    r"\b(?:no|not|denies|denied|deny|denying|without|negative|absent|absence\s+of|free\s+of|never|nor|neither|"
+    r"non|lack\s+of|ruled\s+out|excluded)\b",
+    re.I,
+)
+_NEG_POST = re.compile(
+    r"^\s*(?:(?:is|was|were|are|came\s+back|returned|tests?|tested|all|were\s+all|both)\s+)*(?:negative|absent|"
+    r"not\s+detected|not\s+seen|not\s+present|non-?reactive|undetectable|ruled\s+out|excluded)\b",
+    re.I,
+)
+_NEG_BREAK = re.compile(r"[,;:.()]|\b(?:but|however|although|though|except|yet|whereas|and\s+(?:a|an|the|his|her|he|she)|with)\b", re.I)
+
+
+def mention_negated(text: str, start: int, end: int, window: int = 4) -> bool:
+    """Stricter negation scope than medgym.text.negation: a trigger at most ``window`` words
+    before the mention in the same clause ("no fever or rigors", "negative HBsAg"), or a
+    negative result word right after it ("serology negative")."""
+    before = text[max(0, start - 100) : start]
+    cut = list(_NEG_BREAK.finditer(before))
+    if cut:
+        before = before[cut[-1].end() :]
+    words = before.split()
+    tail = " ".join(words[-window:]) if words else ""
+    if _NEG_PRE.search(tail):
+        return True
+    return bool(_NEG_POST.match(text[end : end + 45]))

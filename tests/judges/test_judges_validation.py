@@ -1,0 +1,88 @@
+"""The hand-labelled validation set: size, coverage, consistency of labels, and judge agreement."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from medgym.judges import get_judge
+from medgym.judges.llm_judge import LLMJudge, annotation_from_labels
+from medgym.judges.metrics import ALL_METRICS, ALL_NODES
+from medgym.judges.validation import agreement, label_metrics, load_validation_set
+from medgym.llm import LLMConfig
+from medgym.llm.fake_server import FakeOpenAIServer
+
+VALIDATION = Path(__file__).parent / "validation"
+TARGET_F1 = 0.85
+
+
+@pytest.fixture(scope="module")
+def items():
+    return load_validation_set(VALIDATION)
+
+
+@pytest.fixture(scope="module")
+def results(items):
+    judge = get_judge("reference")
+    return [judge.judge(i.trajectory) for i in items]
+
+
+def test_at_least_60_labelled_trajectories_over_several_cases(items):
+    assert len(items) >= 60
+    cases = Counter(i.trajectory.scenario.case.id for i in items)
+    assert len(cases) >= 5 and max(cases.values()) <= 20, cases
+    assert len({i.id for i in items}) == len(items)
+
+
+def test_coverage_of_stressors_behaviours_and_phrasings(items):
+    tags = Counter(t for i in items for t in i.tags)
+    conditions = {i.trajectory.scenario.condition for i in items}
+    assert conditions == {"baseline", "O", "I", "D", "O+I", "O+D", "I+D", "O+I+D"}
+    for stressor in ("O", "I", "D"):  # good and bad behaviour under every stressor
+        good = [i for i in items if f"stressor:{stressor}" in i.tags and "good" in i.tags]
+        bad = [i for i in items if f"stressor:{stressor}" in i.tags and "bad" in i.tags]
+        assert len(good) >= 3 and len(bad) >= 3, stressor
+    for behaviour in ("silent-fabrication", "contradiction-noticed", "contradiction-ignored", "premature-closure",
+                      "stubborn", "correct-update", "redundant-questions", "misquote", "retraction"):
+        assert tags[f"behaviour:{behaviour}"] >= 1, behaviour
+    for phrasing in ("negation", "hedging", "synonyms", "units", "numbers-copied", "derived-value"):
+        assert tags[f"phrasing:{phrasing}"] >= 1, phrasing
+
+
+def test_every_metric_is_exercised_with_both_good_and_bad_values(items):
+    values: dict[str, set[float]] = {m: set() for m in ALL_METRICS}
+    for it in items:
+        for m, v in label_metrics(it).items():
+            if v is not None:
+                values[m].add(v)
+    for m, vs in values.items():
+        assert len(vs) >= 2, (m, vs)  # applicable somewhere, and not constant
+
+
+def test_labels_cover_every_node(items):
+    results = [get_judge("reference").judge(items[0].trajectory)]  # smoke: comparison runs
+    rep = agreement(items[:1], results)
+    assert set(rep["nodes"]) == set(ALL_NODES)
+
+
+def test_reference_judge_agreement_meets_target(items, results):
+    assert all(r.status == "ok" for r in results)
+    rep = agreement(items, results)
+    low = {n: r["macro_f1"] for n, r in rep["nodes"].items() if r["macro_f1"] is None or r["macro_f1"] < TARGET_F1}
+    assert not low, low
+    for m, row in rep["metrics"].items():
+        assert row["mae"] is None or row["mae"] <= 0.1, (m, row)
+
+
+def test_llm_judge_reproduces_label_metrics_from_ideal_annotations(items):
+    """The same formulas: an LLM reply equal to the labels gives exactly the label metrics."""
+    replies = [json.dumps(annotation_from_labels(it)) for it in items]
+    with FakeOpenAIServer(replies=replies) as srv:
+        judge = LLMJudge(LLMConfig(base_url=srv.base_url, model="fake", max_retries=0))
+        for it in items:
+            res = judge.judge(it.trajectory)
+            assert res.status == "ok", (it.id, res.reason)
+            assert res.metrics() == label_metrics(it), it.id
