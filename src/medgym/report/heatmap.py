@@ -66,8 +66,7 @@ def absolute_matrix(cells, agent: str, conditions: list[str], metrics: list[str]
 
 
 def _panel(ax, raw, good, metrics, rows, vmin, vmax, fmt, title):
-    cmap = matplotlib.colormaps["RdYlGn"].copy()
-    cmap.set_bad("#d9d9d9")
+    cmap = matplotlib.colormaps["RdYlGn"].with_extremes(bad="#d9d9d9")
     ax.imshow(np.ma.masked_invalid(good), cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto")
     ax.set_xticks(range(len(metrics)))
     ax.set_xticklabels([f"{m}{'↑' if METRICS.get(m).direction == 'higher' else '↓'}" for m in metrics],
