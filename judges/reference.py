@@ -45,6 +45,9 @@ class ReferenceJudge(BaseJudge):
 
     name = "reference"
     version = REFERENCE_VERSION
+    #: CPU-bound (regexes + MiniLM on torch, which already uses every core): the batch
+    #: runner lets one episode judge at a time instead of letting 8 threads thrash.
+    max_parallel = 1
 
     def __init__(self, semantic: bool = True, raise_errors: bool = False):
         super().__init__(raise_errors=raise_errors)

@@ -2,6 +2,8 @@
 
     python tests/judges/make_validation.py            # (re)write tests/judges/validation/*.json
     python tests/judges/make_validation.py --check    # fail if a frozen file differs from its spec
+    python tests/judges/make_validation.py --src tests/judges/heldout_src --out tests/judges/heldout
+                                                      # another spec folder (e.g. the held-out batch)
 
 Specs live in tests/judges/validation_src/*.yaml, one file per case: for each
 trajectory, the condition, the agent replies (hand-written) and the labels (given as
@@ -108,9 +110,9 @@ def build_item(case_id: str, spec: dict) -> ValidationItem:
                           trajectory=traj, labels=labels)
 
 
-def build_all() -> list[ValidationItem]:
+def build_all(src: Path = SRC) -> list[ValidationItem]:
     items = []
-    for f in sorted(SRC.glob("*.yaml")):
+    for f in sorted(Path(src).glob("*.yaml")):
         data = yaml.safe_load(f.read_text(encoding="utf-8"))
         for spec in data["trajectories"]:
             try:
@@ -127,16 +129,19 @@ def build_all() -> list[ValidationItem]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="compare with the frozen files instead of writing")
+    ap.add_argument("--src", type=Path, default=SRC, help="folder of YAML specs (default: validation_src)")
+    ap.add_argument("--out", type=Path, default=OUT, help="folder of frozen JSON files (default: validation)")
     args = ap.parse_args(argv)
+    out = args.out
     try:
-        items = build_all()
+        items = build_all(args.src)
     except SpecError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    OUT.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
     stale = []
     for it in items:
-        path = OUT / f"{it.id}.json"
+        path = out / f"{it.id}.json"
         text = json.dumps(it.model_dump(mode="json"), indent=1, ensure_ascii=False) + "\n"
         if args.check:
             if not path.exists() or path.read_text(encoding="utf-8") != text:
@@ -146,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.check and stale:
         print(f"{len(stale)} frozen file(s) differ from their specs: {stale}", file=sys.stderr)
         return 1
-    print(f"{len(items)} validation trajectories {'checked' if args.check else 'written'} in {OUT}")
+    print(f"{len(items)} validation trajectories {'checked' if args.check else 'written'} in {out}")
     return 0
 
 

@@ -82,6 +82,10 @@ def run_batch(
         store.close()
         return summary
     judge = judge if judge is not None else _make_judge(config)
+    # CPU-bound judges (the reference judge) say how many may run at once; I/O-bound ones
+    # (LLM judges) do not, and run at the episode concurrency.
+    max_parallel = getattr(judge, "max_parallel", None)
+    judge_slots = threading.BoundedSemaphore(max_parallel) if max_parallel else None
     stop = stop or threading.Event()
     bar = _progress(len(todo), progress)
     t0 = time.perf_counter()
@@ -91,7 +95,7 @@ def run_batch(
     def submit_next(ex: ThreadPoolExecutor) -> None:
         spec = next(it, None)
         if spec is not None and not stop.is_set():
-            in_flight[ex.submit(run_episode, spec, config, bank, judge, stop)] = spec
+            in_flight[ex.submit(run_episode, spec, config, bank, judge, stop, judge_slots)] = spec
 
     ex = ThreadPoolExecutor(max_workers=config.concurrency, thread_name_prefix="medgym-ep")
     try:

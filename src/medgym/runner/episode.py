@@ -62,6 +62,7 @@ def run_episode(
     bank: CaseBank,
     judge: Any,
     stop: threading.Event | None = None,
+    judge_slots: threading.Semaphore | None = None,
 ) -> dict[str, Any] | None:
     t_start = time.perf_counter()
     rec: dict[str, Any] = {
@@ -128,7 +129,11 @@ def run_episode(
         rec["final_correct"] = final_correct(traj)
         t_j = time.perf_counter()
         try:
-            payload = _judge_payload(judge.judge(traj))
+            if judge_slots is not None:
+                with judge_slots:
+                    payload = _judge_payload(judge.judge(traj))
+            else:
+                payload = _judge_payload(judge.judge(traj))
         except Exception as exc:  # a judge failure is unscored, never a 0
             rec["status"] = "unscored"
             rec["error"] = _error("judge", exc)
