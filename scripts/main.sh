@@ -16,10 +16,10 @@ start=$(date +%s)
 medgym run "$@"
 echo
 echo "== DataAgent (reference SQL agent, embedded SQLite)"
-medgym data eval --agent reference --out runs/main/data_agent/episodes.jsonl | tail -n 4
+medgym data eval --agent reference --out runs/main/data_agent/episodes.jsonl 2>&1 | tail -n 4
 echo
 echo "== RAGAgent (reference RAG agent, embedded ChromaDB)"
 medgym kb build
-medgym rag eval --agent reference --out runs/main/rag_agent/episodes.jsonl | tail -n 12
+medgym rag eval --agent reference --out runs/main/rag_agent/episodes.jsonl 2>&1 | tail -n 12
 echo
 echo "main job done in $(( $(date +%s) - start )) s; stress-audit report: runs/main/report/report.md"
