@@ -8,17 +8,12 @@ atomically (temporary file + rename), so a crash never leaves half a trajectory.
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from medgym.datafiles import format_validation_error
 from medgym.envs.scenario import Scenario
-from medgym.errors import TrajectoryFormatError
+from medgym.versioned import VersionedDocument, atomic_write_text  # noqa: F401  (re-exported)
 
 FORMAT_NAME = "medgym.trajectory"
 FORMAT_VERSION = 1
@@ -40,8 +35,10 @@ class TrajectoryTurn(BaseModel):
     )
 
 
-class Trajectory(BaseModel):
+class Trajectory(VersionedDocument):
     model_config = ConfigDict(extra="forbid")
+    FORMAT_NAME: ClassVar[str] = FORMAT_NAME
+    FORMAT_VERSION: ClassVar[int] = FORMAT_VERSION
 
     format: Literal["medgym.trajectory"] = FORMAT_NAME
     version: Literal[1] = FORMAT_VERSION
@@ -64,52 +61,3 @@ class Trajectory(BaseModel):
             if tt.index <= turn:
                 out.update(tt.released_facts)
         return out
-
-    def to_json(self, indent: int | None = 2) -> str:
-        return self.model_dump_json(indent=indent)
-
-    def save(self, path: str | Path) -> Path:
-        return atomic_write_text(Path(path), self.to_json())
-
-    @classmethod
-    def from_dict(cls, data: Any, source: str = "<memory>") -> Trajectory:
-        if not isinstance(data, dict):
-            raise TrajectoryFormatError(f"{source}: expected a JSON object, found {type(data).__name__}")
-        if data.get("format") != FORMAT_NAME:
-            raise TrajectoryFormatError(
-                f"{source}: field 'format' must be {FORMAT_NAME!r}, found {data.get('format')!r}"
-            )
-        if data.get("version") != FORMAT_VERSION:
-            raise TrajectoryFormatError(
-                f"{source}: unsupported trajectory version {data.get('version')!r}; this medgym reads version "
-                f"{FORMAT_VERSION}"
-            )
-        try:
-            return cls.model_validate(data)
-        except ValidationError as exc:
-            raise TrajectoryFormatError(f"{source}: " + "; ".join(format_validation_error(exc))) from exc
-
-    @classmethod
-    def load(cls, path: str | Path) -> Trajectory:
-        p = Path(path)
-        try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise TrajectoryFormatError(f"{p}: cannot read trajectory JSON: {exc}") from exc
-        return cls.from_dict(data, str(p))
-
-
-def atomic_write_text(path: Path, text: str) -> Path:
-    """Write ``text`` to ``path`` via a temporary file in the same directory and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path

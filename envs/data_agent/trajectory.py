@@ -9,15 +9,11 @@ atomically.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from medgym.datafiles import format_validation_error
-from medgym.envs.trajectory import atomic_write_text
-from medgym.errors import TrajectoryFormatError
+from medgym.versioned import VersionedDocument
 
 FORMAT_NAME = "medgym.data_agent.trajectory"
 FORMAT_VERSION = 1
@@ -61,8 +57,11 @@ class RoundRecord(BaseModel):
     score: dict[str, Any] | None = Field(None, description="Filled in by the judge wrapper.")
 
 
-class DataAgentTrajectory(BaseModel):
+class DataAgentTrajectory(VersionedDocument):
     model_config = ConfigDict(extra="forbid")
+    FORMAT_NAME: ClassVar[str] = FORMAT_NAME
+    FORMAT_VERSION: ClassVar[int] = FORMAT_VERSION
+    DOCUMENT_LABEL: ClassVar[str] = "DataAgent trajectory"
 
     format: Literal["medgym.data_agent.trajectory"] = FORMAT_NAME
     version: Literal[1] = FORMAT_VERSION
@@ -80,36 +79,3 @@ class DataAgentTrajectory(BaseModel):
     truncated: bool = False
     agent: str | None = None
     summary: dict[str, Any] | None = Field(None, description="Episode metrics from the judge wrapper.")
-
-    def to_json(self, indent: int | None = 2) -> str:
-        return self.model_dump_json(indent=indent)
-
-    def save(self, path: str | Path) -> Path:
-        return atomic_write_text(Path(path), self.to_json())
-
-    @classmethod
-    def from_dict(cls, data: Any, source: str = "<memory>") -> DataAgentTrajectory:
-        if not isinstance(data, dict):
-            raise TrajectoryFormatError(f"{source}: expected a JSON object, found {type(data).__name__}")
-        if data.get("format") != FORMAT_NAME:
-            raise TrajectoryFormatError(
-                f"{source}: field 'format' must be {FORMAT_NAME!r}, found {data.get('format')!r}"
-            )
-        if data.get("version") != FORMAT_VERSION:
-            raise TrajectoryFormatError(
-                f"{source}: unsupported DataAgent trajectory version {data.get('version')!r}; "
-                f"this medgym reads version {FORMAT_VERSION}"
-            )
-        try:
-            return cls.model_validate(data)
-        except ValidationError as exc:
-            raise TrajectoryFormatError(f"{source}: " + "; ".join(format_validation_error(exc))) from exc
-
-    @classmethod
-    def load(cls, path: str | Path) -> DataAgentTrajectory:
-        p = Path(path)
-        try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise TrajectoryFormatError(f"{p}: cannot read trajectory JSON: {exc}") from exc
-        return cls.from_dict(data, str(p))

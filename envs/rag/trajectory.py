@@ -10,16 +10,12 @@ written atomically. See docs/rag_agent.md for the field reference.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from medgym.datafiles import format_validation_error
-from medgym.envs.trajectory import atomic_write_text
-from medgym.errors import TrajectoryFormatError
 from medgym.judges.rag_scoring import EpisodeRecord
+from medgym.versioned import VersionedDocument
 
 FORMAT_NAME = "medgym.rag_trajectory"
 FORMAT_VERSION = 1
@@ -45,8 +41,11 @@ class RAGAnswer(BaseModel):
     cited_ids: list[str]
 
 
-class RAGTrajectory(BaseModel):
+class RAGTrajectory(VersionedDocument):
     model_config = ConfigDict(extra="forbid")
+    FORMAT_NAME: ClassVar[str] = FORMAT_NAME
+    FORMAT_VERSION: ClassVar[int] = FORMAT_VERSION
+    DOCUMENT_LABEL: ClassVar[str] = "RAG trajectory"
 
     format: Literal["medgym.rag_trajectory"] = FORMAT_NAME
     version: Literal[1] = FORMAT_VERSION
@@ -71,33 +70,3 @@ class RAGTrajectory(BaseModel):
             read=read,
             answered=self.answer is not None,
         )
-
-    def to_json(self, indent: int | None = 2) -> str:
-        return self.model_dump_json(indent=indent)
-
-    def save(self, path: str | Path) -> Path:
-        return atomic_write_text(Path(path), self.to_json())
-
-    @classmethod
-    def from_dict(cls, data: Any, source: str = "<memory>") -> RAGTrajectory:
-        if not isinstance(data, dict):
-            raise TrajectoryFormatError(f"{source}: expected a JSON object, found {type(data).__name__}")
-        if data.get("format") != FORMAT_NAME:
-            raise TrajectoryFormatError(f"{source}: field 'format' must be {FORMAT_NAME!r}, found {data.get('format')!r}")
-        if data.get("version") != FORMAT_VERSION:
-            raise TrajectoryFormatError(
-                f"{source}: unsupported RAG trajectory version {data.get('version')!r}; this medgym reads version {FORMAT_VERSION}"
-            )
-        try:
-            return cls.model_validate(data)
-        except ValidationError as exc:
-            raise TrajectoryFormatError(f"{source}: " + "; ".join(format_validation_error(exc))) from exc
-
-    @classmethod
-    def load(cls, path: str | Path) -> RAGTrajectory:
-        p = Path(path)
-        try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise TrajectoryFormatError(f"{p}: cannot read trajectory JSON: {exc}") from exc
-        return cls.from_dict(data, str(p))

@@ -15,9 +15,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from medgym.envs.trajectory import atomic_write_text
 from medgym.errors import MedgymError
 from medgym.runner.config import RunConfig
+from medgym.versioned import atomic_write_text
 
 MANIFEST_FILE = "manifest.json"
 _PACKAGES = ("medgym", "gymnasium", "numpy", "pydantic", "langgraph", "openai", "chromadb", "sqlalchemy",
