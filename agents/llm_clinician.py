@@ -16,12 +16,12 @@ batch runner records the episode as an error, never as a score.
 from __future__ import annotations
 
 import json
-import threading
 from typing import Any, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 
-from medgym.llm import LLMClient, LLMConfig, UsageMeter
+from medgym.agents.llm_common import agent_client
+from medgym.llm import LLMClient
 
 DEFAULT_SYSTEM_PROMPT = (
     "You are an experienced physician talking with a colleague about a patient. Information may be "
@@ -30,25 +30,6 @@ DEFAULT_SYSTEM_PROMPT = (
     "state values or findings that were not given to you. When asked for a final answer, start with "
     "'Final diagnosis:' and list only evidence actually provided in the conversation."
 )
-
-
-_CLIENTS: dict[str, LLMClient] = {}
-_CLIENTS_LOCK = threading.Lock()
-
-
-def shared_client(config: LLMConfig) -> LLMClient:
-    """One LLMClient per distinct config and process.
-
-    The batch runner builds a fresh agent per episode; building a fresh ``openai`` client
-    each time would reload the TLS trust store (about 20 ms of CPU under the GIL) and
-    drop pooled connections. Agents get per-episode views via ``with_meter``.
-    """
-    key = config.model_dump_json() + "|" + (config.api_key or "")
-    with _CLIENTS_LOCK:
-        client = _CLIENTS.get(key)
-        if client is None:
-            client = _CLIENTS[key] = LLMClient(config)
-        return client
 
 
 class _State(TypedDict):
@@ -72,17 +53,13 @@ class LLMClinician:
         client: LLMClient | None = None,
         **config: Any,
     ):
-        overrides = {k: v for k, v in dict(model=model, base_url=base_url, api_key=api_key,
-                                           temperature=temperature, seed=seed, max_tokens=max_tokens).items()
-                     if v is not None}  # fmt: skip
-        self.meter = UsageMeter()
-        if client is None:
-            client = shared_client(LLMConfig.from_env(role="agent", **overrides, **config))
-        client = client.with_meter(self.meter)
-        self.client = client
+        self.client, self.meter = agent_client(
+            client, model=model, base_url=base_url, api_key=api_key, temperature=temperature, seed=seed,
+            max_tokens=max_tokens, **config,
+        )
         self.system_prompt = system_prompt
         self.use_tools = use_tools
-        self.name = f"llm:{client.config.model}"
+        self.name = f"llm:{self.client.config.model}"
         self.graph = self._build()
         self.messages: list[dict[str, Any]] = []
         self._pending_tool_call: str | None = None

@@ -20,7 +20,8 @@ from typing import Any, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 
-from medgym.llm import LLMClient, LLMConfig, UsageMeter
+from medgym.agents.llm_common import agent_client
+from medgym.llm import LLMClient
 
 DEFAULT_SYSTEM_PROMPT = (
     "You answer clinical questions from a medical knowledge base, using only the tools provided. "
@@ -57,22 +58,13 @@ class RAGLLMAgent:
         client: LLMClient | None = None,
         **config: Any,
     ):
-        overrides = {
-            k: v
-            for k, v in dict(
-                model=model, base_url=base_url, api_key=api_key, temperature=temperature, seed=seed, max_tokens=max_tokens
-            ).items()
-            if v is not None
-        }
-        self.meter = UsageMeter()
-        if client is None:
-            client = LLMClient(LLMConfig.from_env(role="agent", **overrides, **config), meter=self.meter)
-        else:
-            client = client.with_meter(self.meter)
-        self.client = client
+        self.client, self.meter = agent_client(
+            client, model=model, base_url=base_url, api_key=api_key, temperature=temperature, seed=seed,
+            max_tokens=max_tokens, **config,
+        )
         self.system_prompt = system_prompt
         self.max_steps = max_steps
-        self.name = f"rag-llm:{client.config.model}"
+        self.name = f"rag-llm:{self.client.config.model}"
         self.graph = self._build()
         self.reset()
 

@@ -23,7 +23,8 @@ from typing import Any, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 
-from medgym.llm import LLMClient, LLMConfig, UsageMeter
+from medgym.agents.llm_common import agent_client
+from medgym.llm import LLMClient
 
 DEFAULT_SYSTEM_PROMPT = (
     "You are a clinical data analyst with read-only SQL access to an electronic health record database. "
@@ -61,21 +62,13 @@ class SQLLLMAgent:
         client: LLMClient | None = None,
         **config: Any,
     ):
-        overrides = {
-            k: v
-            for k, v in dict(model=model, base_url=base_url, api_key=api_key, temperature=temperature, seed=seed,
-                             max_tokens=max_tokens).items()
-            if v is not None
-        }
-        self.meter = UsageMeter()
-        if client is None:
-            client = LLMClient(LLMConfig.from_env(role="agent", **overrides, **config), meter=self.meter)
-        else:
-            client = client.with_meter(self.meter)
-        self.client = client
+        self.client, self.meter = agent_client(
+            client, model=model, base_url=base_url, api_key=api_key, temperature=temperature, seed=seed,
+            max_tokens=max_tokens, **config,
+        )
         self.system_prompt = system_prompt
         self.max_steps_per_round = max(2, int(max_steps_per_round))
-        self.name = f"sql-llm:{client.config.model}"
+        self.name = f"sql-llm:{self.client.config.model}"
         self.graph = self._build()
         self.reset()
 

@@ -1,0 +1,42 @@
+"""What every LLM agent shares: how it gets its client and meters its tokens.
+
+The batch runner builds a fresh agent per episode. Each agent gets a *view* of one
+process-wide ``LLMClient`` per distinct configuration (``with_meter``): views share the
+``openai`` client, its connection pool, the endpoint limits and the disk cache, while
+each episode counts its own tokens. Building a fresh ``openai`` client per episode
+would reload the TLS trust store (about 20 ms of CPU under the GIL) and drop pooled
+connections.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from medgym.llm import LLMClient, LLMConfig, UsageMeter
+
+_CLIENTS: dict[str, LLMClient] = {}
+_CLIENTS_LOCK = threading.Lock()
+
+
+def shared_client(config: LLMConfig) -> LLMClient:
+    """One LLMClient per distinct config and process."""
+    key = config.model_dump_json() + "|" + (config.api_key or "")
+    with _CLIENTS_LOCK:
+        client = _CLIENTS.get(key)
+        if client is None:
+            client = _CLIENTS[key] = LLMClient(config)
+        return client
+
+
+def agent_client(client: LLMClient | None = None, **settings: Any) -> tuple[LLMClient, UsageMeter]:
+    """A per-agent view of the shared client and the meter it records into.
+
+    ``settings`` are LLMConfig fields (model, base_url, api_key, temperature, seed,
+    max_tokens, timeout, ...); None values fall back to the environment (OPENAI_*).
+    """
+    meter = UsageMeter()
+    if client is None:
+        overrides = {k: v for k, v in settings.items() if v is not None}
+        client = shared_client(LLMConfig.from_env(role="agent", **overrides))
+    return client.with_meter(meter), meter
