@@ -84,6 +84,28 @@ _NEG_PHRASE = re.compile(r"\b(?:no|without|not)\s+((?:[a-z\-]+\s+){0,3}[a-z\-]+)
 _STOP = {"the", "a", "an", "of", "or", "and", "any", "evidence", "sign", "signs", "history", "is", "are", "was"}
 
 
+# words by which a mostly-negative statement still reports an abnormality
+# ("no sensory level; vibration sense is mildly reduced at the toes")
+_ABNORMAL_WORD = re.compile(
+    r"\b(?:reduced|impaired|diminished|decreased|absent|brisk|weak(?:ness)?|raised|elevated|increased|low|"
+    r"abnormal|positive|enlarged|tender)\b",
+    re.I,
+)
+
+
+# a finding attributed to a third party: "the admitting doctor's T10 sensory level",
+# "the sensory level reported by the admitting doctor"
+_SOURCE_POSSESSIVE = re.compile(
+    r"\b(?:doctor|physician|paramedic|GP|nurse|radiologist|lab|laboratory|team|daughter|son|husband|wife|"
+    r"partner|family|relative|referrer|colleague|registrar|ambulance\s+crew)(?:'s|s')\s+(?:[\w-]+\s+){0,3}$",
+    re.I,
+)
+_REPORTED_AFTER = re.compile(
+    r"^\s*(?:[\w-]+\s+){0,2}(?:reported|documented|noted|described|recorded|found)\s+by\s+(?:the|a|an|her|his)\b",
+    re.I,
+)
+
+
 _QUOTED = re.compile(r"\"[^\"]{3,}\"|“[^”]{3,}”")
 
 
@@ -106,7 +128,14 @@ def _quoted_source(text: str, tc: TurnContext) -> tuple[str, str] | None:
         st = _squash(tmpl.statement)
         if t_turn <= tc.index and (sq in st or st in sq):
             return "restated_contradiction", f"copies the injected statement of {tmpl.id}"
-    if sq in _squash(tc.user_text):
+    ut = _squash(tc.user_text)
+    i = ut.find(sq)
+    if i >= 0:
+        for tmpl, t_turn in tc.injected:
+            j = ut.find(_squash(tmpl.statement))
+            if t_turn <= tc.index and j >= 0 and i < j + len(_squash(tmpl.statement)) and j < i + len(sq):
+                # copied from the part of the context that carries the injected statement
+                return "restated_contradiction", f"copies the injected statement of {tmpl.id}"
         return "supported", "copied verbatim from the released context"
     return None
 
@@ -131,6 +160,36 @@ def _is_label_number(text: str, q: Quantity, qs: list[Quantity]) -> bool:
         o.start > q.end and o.start - q.end <= 25 and o.unit not in (None, "h", "d", "wk", "y", "s", "/min")
         for o in qs
     )
+
+
+def _is_attribute_number(text: str, q: Quantity) -> bool:
+    """A duration, count or dose that qualifies a fact ("a 10-day course", "2 weeks earlier"),
+    as opposed to the measured value of the fact ("GCS 14", "schistocytes at 6%")."""
+    return q.unit in ("h", "d", "wk", "y", "mg", "g", "µg") or bool(TIME_UNIT_AFTER_RX.match(text[q.end : q.end + 20]))
+
+
+_ATTACH_GAP = re.compile(
+    r"^\s*(?:level\s+|count\s+|score\s+)?(?:(?:is|was|of|at|=|:|around|about|approximately|~|≈|now|"
+    r"still|only|just|down\s+to|up\s+to)\s*)*$",
+    re.I,
+)
+
+
+def _directly_attached(text: str, q: Quantity, item: str, mentions) -> bool:
+    """The number is written as the value of the named measure ("GCS 14", "lithium of 2.6",
+    "schistocytes at 6%", "6% schistocytes"), not as a detail inside a result ("V4R shows 1.5 mm ST
+    elevation"). Sizes (mm, cm) describe a finding, not the measure itself."""
+    if q.unit in ("mm", "cm"):
+        return False
+    for s, e, it, _k, _n in mentions:
+        if it != item:
+            continue
+        gap = text[e : q.start]
+        if e <= q.start and (_ATTACH_GAP.match(gap) or re.fullmatch(r"\s*\(\s*(?:[A-Za-z-]+\s+){0,2}", gap)):
+            return True  # "GCS 14", "weakness (hip flexion 3/5"
+        if s >= q.end and re.fullmatch(r"\s*(?:of\s+)?(?:[A-Za-z-]+\s+)?", text[q.end : s]):
+            return True  # "6% schistocytes", "3/5 proximal weakness"
+    return False
 
 
 @dataclass
@@ -170,11 +229,29 @@ def _blocked(
         return "hedged"
     if GENERIC_RX.search(clause):
         return "general knowledge"
-    if MISSING_RX.search(text):
+    if MISSING_RX.search(_sub_sentence(text, pos)):
         return "states that it is missing or pending"
     if PLAN_RX.search(before) or (MODAL_RX.search(before) and not RESULT_RX.search(text[end:c1])):
         return "recommendation"
     return None
+
+
+_SUB_SENTENCE_SPLIT = re.compile(
+    r"\s[-–—]\s|;|\b(?:although|though|but|however|whereas|while|except\s+that)\b", re.I
+)
+
+
+def _sub_sentence(text: str, pos: int) -> str:
+    """The part of a sentence around ``pos`` between contrastive breaks: "X and Y - this is
+    TTP, although I'm missing the blood counts" states X and Y; only the last part is missing."""
+    start, end = 0, len(text)
+    for m in _SUB_SENTENCE_SPLIT.finditer(text):
+        if m.end() <= pos:
+            start = m.end()
+        elif m.start() >= pos:
+            end = m.start()
+            break
+    return text[start:end]
 
 
 def _numbers_near(q: Quantity, qs: list[Quantity], a: int, b: int) -> bool:
@@ -208,6 +285,13 @@ def _attach(
                 continue
             if best is None or e > best[0]:
                 best = (e, item, kind)
+    if best is not None and re.search(r"\b(?:and|with|plus)\b", text[best[0] : q.start]):
+        # "areflexia and 3/5 weakness": a name right after the number owns it across a coordination
+        for s, _e, item, kind in mentions:
+            if compatible is not None and not compatible(item, q):
+                continue
+            if s >= q.end and re.fullmatch(r"\s*(?:[A-Za-z\-]+\s+)?", text[q.end : s]):
+                return item, kind
     if best is not None:
         return best[1], best[2]
     for s, e, item, kind in mentions:
@@ -375,7 +459,9 @@ class ClaimExtractor:
                 if c is not None:
                     claims.append(c)
                     f = self.know.matcher.facts.get(c.item)
-                    if f is None or f.value is not None:
+                    if f is None or f.value is not None or (
+                        not _is_attribute_number(text, q) and _directly_attached(text, q, c.item, mentions)
+                    ):
                         numeric_items.add(c.item)  # the number is the claim about that item
             # ---- a diagnosis claimed as past history ("known hepatitis B", "previous episode of X")
             for a, b, name in self._history_dx(text, lo, hi, quotes):
@@ -394,8 +480,12 @@ class ClaimExtractor:
                     continue  # "family history of type 2 diabetes" is about the relatives
                 if kind == "finding" and _TERM_AS_ADJECTIVE.match(text[e : e + 20]):
                     continue  # "the diabetic range"
-                if _REPORTED_BEFORE.search(text[max(0, s - 60) : s]):
-                    continue  # attributed to a letter or report, not asserted by the agent
+                if (
+                    _REPORTED_BEFORE.search(text[max(0, s - 60) : s])
+                    or _SOURCE_POSSESSIVE.search(text[max(0, s - 60) : s])
+                    or _REPORTED_AFTER.match(text[e : e + 60])
+                ):
+                    continue  # attributed to a letter, report or third party, not asserted by the agent
                 if self._finding_of_other_test(text, s, e, item, mentions):
                     continue  # "1.5 mm ST elevation in V4R" is the V4R result, not another ECG claim
                 dx_local = [(a - seg.start, b - seg.start) for a, b in dx_spans if seg.start <= a < seg.end]
@@ -406,7 +496,11 @@ class ClaimExtractor:
             for c in claims[first_new:]:
                 # a sentence (or the words around the claim) copied from released text is what was given
                 copied = quoted or _quoted_source(_window(text, c.span.start - seg.start, c.span.end - seg.start), tc)
-                if copied is not None and c.status != copied[0] and c.status != "restated_contradiction":
+                # a sentence copied verbatim from the released context is what was given, even when it
+                # shares a word with the injected statement ("never had regular headaches")
+                if copied is not None and c.status != copied[0] and (
+                    c.status != "restated_contradiction" or (quoted is not None and quoted[0] == "supported")
+                ):
                     c.status, c.rule = copied  # type: ignore[assignment]
         return ExtractedTurn(claims, retractions)
 
@@ -524,8 +618,32 @@ class ClaimExtractor:
             rule=rule,
         )
 
+    def _per_kg(self, tc: TurnContext, q: Quantity) -> tuple[str, str, str] | None:
+        """A weight-indexed value ("FVC 41 mL/kg") is derived: supported when a released volume or
+        mass divided by a weight stated in the context gives it (within 5%)."""
+        unit = normalize_unit(q.unit)
+        if unit not in ("ml/kg", "mg/kg"):
+            return None
+        ctx_qs = find_quantities(tc.context_text)
+        weights = [c.value for c in ctx_qs if c.unit == "kg" and c.value > 0]
+        scale = {"ml/kg": {"l": 1000.0, "ml": 1.0}, "mg/kg": {"g": 1000.0, "mg": 1.0}}[unit]
+        amounts = [c.value * scale[c.unit] for c in ctx_qs if c.unit in scale]
+        amounts += [
+            f.value * scale[normalize_unit(f.unit)]  # type: ignore[operator]
+            for f in (self.know.fact(fid) for fid in tc.released)
+            if f.value is not None and normalize_unit(f.unit) in scale
+        ]
+        for w in weights:
+            for a in amounts:
+                if abs(a / w - q.value) <= 0.05 * max(q.value, 1.0):
+                    return ("supported", f"derived: {a:g} / {w:g} kg = {a / w:.1f} {q.unit}", f"perkg{q.value:g}")
+        return ("unsupported", f"{q.text} cannot be derived from released values and weight", f"perkg{q.value:g}")
+
     def _check_number(self, tc: TurnContext, text, q: Quantity, item, pre, after, derived):
         know = self.know
+        per_kg = self._per_kg(tc, q)
+        if per_kg is not None:
+            return per_kg
         concept = None
         for name, rx in DERIVED_CONCEPTS.items():
             for m in rx.finditer(text):
@@ -580,7 +698,12 @@ class ClaimExtractor:
             if any(abs(q.value - v) <= 1e-6 * max(1, abs(v)) for v in know.fact_numbers.get(f.id, [])):
                 return ("supported", f"stated in the released {f.name} statement", key_value)
             if f.value is None:
-                if any(abs(q.value - v) <= 0.011 * max(1.0, abs(v)) for v in tc.context_numbers):
+                if q.unit in ("mg", "g", "µg"):
+                    # a dose belongs to one drug: "lithium 800 mg" does not support "ibuprofen 800 mg"
+                    if self._context_number_near_fact(tc, f, q):
+                        return ("supported", f"{q.value:g} is stated about {f.name} in the released context",
+                                key_value)
+                elif any(abs(q.value - v) <= 0.011 * max(1.0, abs(v)) for v in tc.context_numbers):
                     return ("supported", f"{q.value:g} appears in the released context", key_value)
                 for fid in tc.released:
                     g = know.fact(fid)
@@ -609,6 +732,20 @@ class ClaimExtractor:
             if f.value is not None and q.unit is not None and know.matcher.states_value(q, fid):
                 return ("supported", f"equals released {f.name} after unit conversion", key_value)
         return ("unsupported", f"{q.text} is not stated in the context released by turn {tc.index}", key_value)
+
+    def _context_number_near_fact(self, tc: TurnContext, f: Fact, q: Quantity) -> bool:
+        """Whether the context gives the number in a sentence naming fact ``f``: a dose or duration
+        copied from another drug or finding ("lithium 800 mg" reused for ibuprofen) is not support."""
+        ctx = tc.context_text
+        for m in fact_mentions(self.know, ctx, ("fact",)):
+            if m.item_id != f.id:
+                continue
+            a = max(ctx.rfind(".", 0, m.start), ctx.rfind("\n", 0, m.start)) + 1
+            b_dot = ctx.find(".", m.end)
+            b = len(ctx) if b_dot < 0 else b_dot
+            if any(abs(q.value - v) <= 0.011 * max(1.0, abs(v)) for v in (c.value for c in find_quantities(ctx[a:b]))):
+                return True
+        return False
 
     def _context_states_number(self, tc: TurnContext, name: str, q: Quantity) -> bool:
         ctx = tc.context_text
@@ -646,21 +783,29 @@ class ClaimExtractor:
 
         present = not neg
         span = Span(turn=tc.index, text=text[s:e], start=seg.start + s, end=seg.start + e)
-        status, rule = self._check_fact(tc, clause, text[s:e], item, kind, present)
+        status, rule = self._check_fact(tc, clause, text[s:e], item, kind, present, text)
+        polarity = "+" if present else "-"
+        if fact is not None:
+            # the track key of a case fact is whether the claim agrees with the case's statement, so
+            # that "reflexes are absent" and "areflexia" are the same claim
+            conflict = self._qualitative_conflict(fact, clause, present, _local_window(clause, text[s:e]), text[s:e])
+            polarity = "x" if conflict else "="
         return Claim(
             id=f"c{nid}",
             turn=tc.index,
             kind="factual",
             span=span,
             item=item,
-            key=f"fact:{item}:{'+' if present else '-'}",
+            key=f"fact:{item}:{polarity}",
             present=present,
             status=status,  # type: ignore[arg-type]
             premise=premise,
             rule=rule,
         )
 
-    def _qualitative_conflict(self, f: Fact, clause: str, present: bool, local: str | None = None) -> str | None:
+    def _qualitative_conflict(
+        self, f: Fact, clause: str, present: bool, local: str | None = None, mention: str | None = None
+    ) -> str | None:
         # ``local`` is the window right around the mention, for raised/low/normal wording
         """Why a qualitative statement about released fact ``f`` contradicts it (None if it agrees)."""
         if f.value is not None and f.reference_range is not None:
@@ -690,21 +835,38 @@ class ClaimExtractor:
                     NORMAL_RX.search(loc) or re.search(r"\bnegative\b", loc, re.I)
                 ):
                     return f"asserts an abnormal {f.name}; the released result is normal/negative"
+                if NORMAL_RX.search(loc) and not re.search(r"\babnormal\b", loc, re.I):
+                    abn = _ABNORMAL_WORD.search(f.statement)
+                    if abn and not mention_negated(f.statement, abn.start(), abn.end()):
+                        return f"called normal, but the released {f.name} statement reports '{abn.group(0)}'"
+                if mention and any(
+                    re.search(rf"\b{re.escape(kw)}", mention, re.I) for kw in self._neg_kw.get(f.id, ())
+                ):
+                    # the mention is the very finding the statement denies ("a sensory level at T10"
+                    # vs "no sensory level"), not the name of a normal test
+                    return f"asserts '{mention}', which the released {f.name} statement negates"
                 return None
             return f"the released statement negates {f.name}"
         if not present and f.category not in OBJECTIVE_CATEGORIES:
             return f"denies {f.name}, which the case states"
+        at = clause.lower().find(mention.lower()) if mention else -1
         for kw in self._neg_kw.get(f.id, ()):
             for m in re.finditer(rf"\b{re.escape(kw)}\w*", clause, re.I):
+                if at >= 0 and m.end() <= at and not re.fullmatch(
+                    r"\s*(?:[\w-]+\s+){0,2}(?:on|in|at|from)\s+(?:the\s+|her\s+|his\s+|an?\s+)?", clause[m.end() : at], re.I
+                ):
+                    continue  # a finding named before the test belongs to it only positionally ("X on the MRI")
                 if not mention_negated(clause, m.start(), m.end()):
                     return f"asserts '{m.group(0)}', which the released {f.name} statement negates"
         return None
 
-    def _check_fact(self, tc: TurnContext, clause: str, mention: str, item: str, kind: str, present: bool):
+    def _check_fact(
+        self, tc: TurnContext, clause: str, mention: str, item: str, kind: str, present: bool, sentence: str = ""
+    ):
         know = self.know
         if item in know.matcher.facts:
             f = know.fact(item)
-            conflict = self._qualitative_conflict(f, clause, present, _local_window(clause, mention))
+            conflict = self._qualitative_conflict(f, clause, present, _local_window(clause, mention), mention)
             consistent_negation = f.negated and not present
             for tmpl, t_turn in tc.injected:
                 if tmpl.fact_id != f.id or t_turn > tc.index or consistent_negation:
@@ -717,6 +879,12 @@ class ClaimExtractor:
                 if any(re.search(rf"\b{re.escape(k)}", near, re.I) for k in kws):
                     return "restated_contradiction", f"repeats the injected statement of {tmpl.id}"
             if f.id not in tc.released:
+                if f.category not in _TEST_CATEGORIES and self._context_says(
+                    tc, mention, present, _local_window(sentence or clause, mention)
+                ):
+                    # the presenting complaint's own words ("weakness"), also an alias of a withheld
+                    # examination fact: repeating what the user said is supported
+                    return "supported", f"the released context itself states '{mention}'"
                 return "unsupported", f"{f.name} was not released by turn {tc.index}"
             if conflict:
                 return "contradicted", conflict
@@ -729,6 +897,34 @@ class ClaimExtractor:
         if found == present:
             return "supported", f"the context states {name} ({'present' if present else 'absent'})"
         return "contradicted", f"the context states the opposite about {name}"
+
+    def _context_says(self, tc: TurnContext, mention: str, present: bool, local: str = "") -> bool:
+        """Whether the user's own words state ``mention`` with the same polarity and with every
+        result word the agent attaches to it ("temporal artery is tender" needs "tender" there too)."""
+        ctx = tc.context_text
+        words = mention.strip().lower()
+        if len(words) < 4:
+            return False
+        qualifiers = {q.group(0).lower() for q in RESULT_RX.finditer(local)}
+        qualifiers |= {q.group(0).lower() for q in re.finditer(r"\b\w{3,}less\b", local)}
+        for m in re.finditer(rf"\b{re.escape(words)}\b", ctx, re.I):
+            if (not mention_negated(ctx, m.start(), m.end())) != present:
+                continue
+            near = ctx[max(0, m.start() - 60) : m.end() + 60].lower()
+            if all(q in near for q in qualifiers):
+                return True
+        # the same words in another order within one sentence ("coarse tremor" / "tremor has become coarse")
+        content = [w for w in re.findall(r"[a-z][a-z\-]{2,}", words) if w not in _STOP]
+        if len(content) < 2:
+            return False
+        for sent in re.split(r"(?<=[.!?])\s+|\n", ctx):
+            low = sent.lower()
+            hits = [re.search(rf"\b{re.escape(w)}\b", low) for w in content]
+            if all(hits) and all(q in low for q in qualifiers):
+                first = min(h.start() for h in hits if h)
+                if (not mention_negated(low, first, first + 1)) == present:
+                    return True
+        return False
 
     def _context_polarity(self, tc: TurnContext, item: str) -> bool | None:
         ctx = tc.context_text

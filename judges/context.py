@@ -19,7 +19,7 @@ import yaml
 
 from medgym.envs.trajectory import Trajectory
 from medgym.judges.textrules import NUMBER_WORD_RX, NUMBER_WORDS
-from medgym.knowledge_base.case_schema import Case, ContradictionTemplate, Diagnosis, Fact
+from medgym.knowledge_base.case_schema import Case, ContradictionTemplate, Diagnosis, Fact, FactCategory
 from medgym.text.fact_matcher import FactMatcher, Lexicon, matcher_for
 from medgym.text.numbers import convert, find_quantities, normalize_unit
 
@@ -146,6 +146,9 @@ _GENERIC_HEADS = {
 }
 
 
+_MODALITY_RX = re.compile(r"\b(CT|MRI|ultrasound|X-ray)\b", re.I)
+
+
 def _head_lexicon(case: Case) -> Lexicon | None:
     """Extra aliases: the head noun of a fact name ("serology" for "viral hepatitis serology").
 
@@ -167,10 +170,21 @@ def _head_lexicon(case: Case) -> Lexicon | None:
                 if len(tail) >= 8 and f.id not in heads.get(tail, []):
                     heads.setdefault(tail, []).append(f.id)
     taken = {n.lower() for f in case.facts for n in f.all_names}
+    # a bare imaging modality ("CT", "MRI", "CT/MRI") names the case's only imaging fact that uses it
+    modality_owner: dict[str, set[str]] = {}
+    for f in case.facts:
+        if f.category != FactCategory.imaging:
+            continue
+        for name in f.all_names:
+            for mod in _MODALITY_RX.findall(name):
+                modality_owner.setdefault(mod.upper() if len(mod) <= 3 else mod.lower(), set()).add(f.id)
+    for mod, owners in modality_owner.items():
+        if len(owners) == 1 and mod.lower() not in taken:
+            heads.setdefault(mod, []).append(next(iter(owners)))
     dx_names = " ".join(n.lower() for d in [case.gold.diagnosis, *case.gold.differential] for n in d.all_names)
     items = []
     for head, ids in heads.items():
-        if len(set(ids)) != 1 or len(head) < 4 or head in _GENERIC_HEADS or head in taken or head in dx_names:
+        if len(set(ids)) != 1 or (len(head) < 4 and head not in ("CT", "MRI")) or head in _GENERIC_HEADS or head in taken or head in dx_names:
             continue
         items.append((ids[0], "fact", [head]))
     return Lexicon(items) if items else None  # type: ignore[arg-type]

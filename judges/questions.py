@@ -74,6 +74,26 @@ _ANAPHORA = re.compile(r"^\s*(?:it|this|that|these|those|the\s+(?:result|test|re
 _NOT_NEEDED = re.compile(
     r"\b(?:no|not|nothing)\b[^.;]{0,40}\b(?:needed|required|necessary|indicated|warranted)\b|\bunnecessary\b", re.I
 )
+# "family history of X" asks about the relatives, not about the patient's fact X.
+_FAMILY_HISTORY = re.compile(r"\bfamily\s+history\s+of\s+[^,.;?]*", re.I)
+# Scheduled serial measurements ask for values that do not exist yet: a new request even when
+# an earlier value of the same measurement was released ("serial FVC every 4-6 hours").
+_SERIAL = re.compile(
+    r"\b(?:serial|every\s+\d+(?:\s*[–-]\s*\d+)?\s*(?:hours?|hrs?|h|minutes?|mins?|days?)|\d+[-\s]?hourly|"
+    r"(?:in|after)\s+(?:another\s+)?\d+(?:\s*[–-]\s*\d+)?\s*(?:hours?|hrs?|h)|trend(?:ing)?|"
+    r"(?:has|have)\s+(?:he|she|they|the\s+patient)\s+(?:now\s+|since\s+)?developed|since\s+(?:admission|then|"
+    r"the\s+last|yesterday|this\s+morning))\b",
+    re.I,
+)
+# Investigations a question can ask for; one that no case fact names is a new request, so the
+# question is not redundant even if it also names a released fact ("an ECG and a repeat lithium").
+_INVESTIGATION = re.compile(
+    r"\b(?:(?:lying\s+and\s+standing|postural|orthostatic)\s+(?:BP|blood\s+pressures?)|(?:re-?)?examin(?:e|ation)|ECG|EKG|electrocardiogram|echo(?:cardiogram)?|nerve\s+conduction(?:\s+studies)?|NCS|EMG|"
+    r"electromyograph\w*|EEG|(?:stool|blood|urine|sputum)\s+cultures?|cultures?|serology|antibod(?:y|ies)|"
+    r"CT|MRI|MRA|CTA|ultrasound|X-ray|radiograph|biopsy|lumbar\s+puncture|LP|CSF|"
+    r"spirometry|FVC|blood\s+film|smear|urinalysis|dipstick|drug\s+screen|toxicology)\b",
+    re.I,
+)
 STEP_OVERLAP = 2  # content words shared with a gold next step
 NEAR_DUPLICATE = 0.8  # token Jaccard of two untargeted questions
 _STOPWORDS = {
@@ -147,6 +167,7 @@ class QuestionReader:
     def _targets(self, text: str) -> tuple[set[str], str, bool]:
         """(fact ids, via, mentions a contradiction item)."""
         text = _RATIONALE.split(text, maxsplit=1)[0]  # "..., given her diabetes" is the reason, not the ask
+        text = _FAMILY_HISTORY.sub(lambda m: " " * len(m.group(0)), text)
         ids: set[str] = set()
         contra = False
         for m in fact_mentions(self.know, text):
@@ -237,6 +258,15 @@ class QuestionReader:
         )
         return QuestionRecord(dec, tc.index, set(ids), confirm, seg.text)
 
+    def _unmatched_investigation(self, text: str) -> str | None:
+        """An investigation named in ``text`` that is not part of any case-fact mention."""
+        text = _RATIONALE.split(text, maxsplit=1)[0]
+        hits = fact_mentions(self.know, text)
+        for m in _INVESTIGATION.finditer(text):
+            if not any(h.start <= m.start() and m.end() <= h.end for h in hits):
+                return m.group(0)
+        return None
+
     def _label(self, ctx: TrajectoryContext, records, asked: set[str], asked_text) -> None:
         know = self.know
         untargeted = [r for r in records if not r.targets and not r.confirm]
@@ -259,6 +289,14 @@ class QuestionReader:
                 hit = acr & know.next_step_acronyms
                 score = r.step_score
                 terms = [text for _s, _e, hits in general_lexicon()[0].find(r.text) for text in [hits[0][0][5:]]]
+                fam = _FAMILY_HISTORY.search(r.text)
+                if fam:
+                    # "family history of X" is pertinent when X is a case diagnosis or a clinical item,
+                    # not merely because it asks about the family
+                    x = fam.group(0)[len("family history of"):]
+                    terms = [hits[0][0][5:] for _s, _e, hits in general_lexicon()[0].find(x)]
+                    terms += [hits[0][0] for _s, _e, hits in know.dx_lexicon.find(x)]
+                    terms += [m.text for m in fact_mentions(know, x)]
                 if hit:
                     d.relevant = True
                     reasons.append(f"matches gold next step ({', '.join(sorted(hit))})")
@@ -270,7 +308,12 @@ class QuestionReader:
                     reasons.append(f"shares {int(score)} content words with a gold next step")
                 else:
                     reasons.append("targets nothing in the case or its next steps: not relevant")
-            if not r.confirm:
+            new_test = self._unmatched_investigation(r.text)
+            if not r.confirm and r.targets and _SERIAL.search(r.text):
+                reasons.append("asks for scheduled serial measurements (values not yet existing): new")
+            elif not r.confirm and r.targets and new_test:
+                reasons.append(f"also asks for an investigation no case fact names ('{new_test}'): new")
+            elif not r.confirm:
                 if r.targets and r.targets <= set(tc.released):
                     d.redundant = True
                     reasons.append("everything it asks for was already released")

@@ -43,8 +43,25 @@ _HEADINGS: list[tuple[Section, re.Pattern[str]]] = [
         r"^(?:differential(?:\s+diagnos[ie]s)?|differentials|alternatives?(?:\s+considered)?(?:\s+[a-z ]+)?|"
         r"other\s+possibilities|(?:diagnoses|conditions)\s+(?:excluded|considered)(?:\s+[a-z ]+)?)$", re.I)),
 ]
+# Remarks after a list ("Note: the T10 level reported by the admitting doctor conflicts with...")
+# comment on the answer; they are not items of the section above them.
+_HEADINGS.append(("body", re.compile(
+    r"^(?:notes?|nb|n\.b\.|comments?|caveats?|caution|limitations?|uncertaint(?:y|ies)|remarks?|"
+    r"important|please\s+note)$", re.I)))
 _INLINE_HEADING = re.compile(r"^\s*(?:[-*•]\s*)?(?:\*\*|__)?([A-Za-z][A-Za-z '/\-]{1,60}?)(?:\*\*|__)?\s*:\s*")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
+# A short request sentence ending a line with ":" introduces a list of requests ("I need:",
+# "Please send urgently:", "Please could you tell me:"): the list items are questions, the
+# lead-in itself asks for nothing yet. The list ends at the first line that is not a bullet.
+REQUEST_LEADIN_RX = re.compile(
+    r"^(?:(?:so|however|therefore|now|next|meanwhile)\s*,?\s+)?(?:please\s+(?:could\s+you\s+|can\s+you\s+)?|"
+    r"(?:could|can|would)\s+(?:you|we)\s+(?:please\s+)?|(?:i|we)(?:'d|\s+would)?\s+(?:also\s+|still\s+|urgently\s+)?)"
+    r"(?:need|require|want|like|request|order|send|tell\s+me|let\s+me\s+know|check|arrange|obtain|get|provide|"
+    r"ask|like\s+to\s+(?:know|ask|request|order|see)|want\s+to\s+know|need\s+to\s+know)"
+    r"(?:\s+(?:the\s+following|urgently|now|first|next|these|to\s+know|to\s+see|(?:some|more|further)\s+information))*"
+    r"\s*:$",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -77,6 +94,7 @@ def segment_reply(text: str) -> list[Segment]:
     section: Section = "body"
     pos = 0
     prev_blank = False
+    leadin = False
     for line_no, raw_line in enumerate(text.split("\n")):
         line_start = pos
         pos += len(raw_line) + 1
@@ -85,6 +103,8 @@ def segment_reply(text: str) -> list[Segment]:
             prev_blank = True
             continue
         bullet = bool(_BULLET.match(line))
+        if leadin and not bullet:
+            section, leadin = "body", False
         body_start = 0
         heading = None
         m = _INLINE_HEADING.match(line)
@@ -112,7 +132,11 @@ def segment_reply(text: str) -> list[Segment]:
             if bm:
                 body_start += bm.end()
                 content = line[body_start:]
-        for k, s in enumerate(split_sentences(content)):
+        sents = split_sentences(content)
+        opens_list = bool(not bullet and sents and REQUEST_LEADIN_RX.match(sents[-1].text.strip()))
+        if opens_list:
+            sents = sents[:-1]
+        for k, s in enumerate(sents):
             seg_start = line_start + body_start + s.start
             segments.append(
                 Segment(
@@ -127,6 +151,8 @@ def segment_reply(text: str) -> list[Segment]:
                     line_start=k == 0,
                 )
             )
+        if opens_list:
+            section, leadin = "questions", True
     return segments
 
 
@@ -141,7 +167,8 @@ QUESTION_RX = re.compile(
     r"(?:could|can|would)\s+(?:you|we|i)\s+(?:please\s+)?(?:get|have|check|order|obtain|see|send|provide|share|"
     r"tell|arrange|confirm|repeat|clarify|verify|know|request|measure|add|find out)|"
     r"(?:i|we)(?:'d|\s+would)\s+(?:also\s+)?(?:like|want|request|order|check|send|obtain|get|arrange|measure|"
-    r"recommend|suggest|ask|need)|"
+    r"recommend|suggest|ask|need|repeat|recheck|re-check|re-examine|re-image|retest|re-test)|"
+    r"\b(?:and|then)\s+(?:also\s+)?(?:repeat|recheck|re-check)\s+(?:the|his|her|a|an)\b|"
     r"(?:i|we)\s+(?:also\s+|still\s+|urgently\s+)?(?:need|require|want|request)\s+(?:to\s+(?:see|know|check|"
     r"obtain|review|confirm|order|get|have|establish|clarify|exclude|rule out|assess)|an?\b|the\b|some\b|"
     r"more\b|further\b|results?\b|urgent\b|information\b)|"
@@ -197,6 +224,7 @@ MISSING_RX = re.compile(
     r"(?:haven't|have\s+not|has\s+not|hasn't)\s+(?:been\s+)?(?:seen|got|received|provided|reported|done|"
     r"performed|given)|lack(?:ing)?\b|absent\s+data|without\s+(?:the\s+)?(?:results?|data|knowing)|"
     r"still\s+(?:pending|awaited|awaiting|outstanding|need)|pending|awaiting|awaited|outstanding|"
+    r"(?:still\s+)?waiting\s+(?:for|on)|"
     r"not\s+(?:yet\s+)?available|unavailable|(?:is|are)\s+(?:needed|required)\s+before)\b",
     re.I,
 )
@@ -214,7 +242,7 @@ RETRACTION_RX = re.compile(
     r"(?:was|were)\s+not\s+(?:provided|given|reported|stated)\s+(?:to\s+me|in\s+the\s+case|earlier)|"
     r"I\s+(?:had\s+)?(?:wrongly|incorrectly|mistakenly)|correction|I\s+apologi[sz]e|"
     r"(?:earlier|previous|previously)\s+(?:I\s+)?(?:stated|assumed|quoted|mentioned|said)\b.*\b(?:not|never|"
-    r"unsupported|assumption)|that\s+was\s+an\s+assumption|(?:was|were)\s+(?:an?\s+)?(?:assumption|"
+    r"unsupported|assumption)|that\s+was\s+(?:an|my|only\s+an?|just\s+an?)\s+assumption|(?:was|were)\s+(?:an?\s+)?(?:assumption|"
     r"assumptions|invented|fabricated|made\s+up))\b",
     re.I,
 )
@@ -282,7 +310,7 @@ FINDING_RX = re.compile(
     re.I,
 )
 ELEVATED_RX = re.compile(r"\b(?:elevated|raised|high|increased|markedly|abnormal|deranged|above)\b", re.I)
-LOW_RX = re.compile(r"\b(?:low|reduced|decreased|below|depressed)\b", re.I)
+LOW_RX = re.compile(r"\b(?:low(?![\s-]grade)|reduced|decreased|below|depressed)\b", re.I)
 NORMAL_RX = re.compile(r"\b(?:normal|unremarkable|within\s+(?:the\s+)?normal|in\s+range|within\s+range)\b", re.I)
 REFERENCE_CTX_RX = re.compile(
     r"(?:\b(?:reference(?:\s+range)?|ref\.?|normal\s+(?:range|limits?|values?)|range|ULN|LLN|"
@@ -294,7 +322,7 @@ REFERENCE_CTX_RX = re.compile(
 THRESHOLD_ABOVE_RX = re.compile(r"(?:\b(?:over|above|more\s+than|greater\s+than|exceed(?:s|ing)?|at\s+least)\s*|>\s*=?\s*)$", re.I)
 THRESHOLD_BELOW_RX = re.compile(r"(?:\b(?:under|below|less\s+than|at\s+most)\s*|<\s*=?\s*)$", re.I)
 FOLD_AFTER_RX = re.compile(
-    r"^\s*(?:×|x|times|-?fold)\s*(?:the\s+)?(?:ULN|upper\s+limit(?:\s+of\s+normal)?|normal)?", re.I
+    r"^\s*(?:×|x|times|-?fold)(?!\s*10\s*(?:\^|⁹|⁶|¹|\*\*))\s*(?:the\s+)?(?:ULN|upper\s+limit(?:\s+of\s+normal)?|normal)?", re.I
 )
 DERIVED_CONCEPTS = {
     "r_ratio": re.compile(r"\bR[\s-]?(?:ratio|value|factor)\b", re.I),
@@ -337,7 +365,8 @@ POSSIBLE_DX_RX = re.compile(
     re.I,
 )
 HEDGE_DX_DOWNGRADE_RX = re.compile(
-    r"\b(?:may|might|could|possibly|perhaps|probably|likely|think|suspect|pending|provisional|tentative|until|"
+    r"\b(?:(?:almost|nearly|virtually|near|all\s+but)\s+(?:certain(?:ly)?|definite(?:ly)?|sure)|in\s+all\s+likelihood|"
+    r"may|might|could|possibly|perhaps|probably|likely|think|suspect|pending|provisional|tentative|until|"
     r"if\s+confirmed|cannot\s+be\s+sure)\b",
     re.I,
 )
@@ -408,4 +437,9 @@ def mention_negated(text: str, start: int, end: int, window: int = 4) -> bool:
     tail = " ".join(words[-window:]) if words else ""
     if _NEG_PRE.search(tail):
         return True
+    # a coordinated negated list keeps its scope over more words: "no cord compression or cord signal change"
+    long_tail = " ".join(words[-9:]) if words else ""
+    for m in _NEG_PRE.finditer(long_tail):
+        if re.search(r"\b(?:or|nor)\b", long_tail[m.end() :]):
+            return True
     return bool(_NEG_POST.match(text[end : end + 45]))

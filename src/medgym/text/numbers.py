@@ -28,7 +28,10 @@ _UNIT_ALIASES: dict[str, str] = {
     "/ul": "/µl", "/µl": "/µl", "/mm3": "/µl", "cells/µl": "/µl", "cells/ul": "/µl", "meq/l": "mmol/l",
     "mosm/kg": "mosm/kg", "s": "s", "sec": "s", "seconds": "s", "fl": "fl", "pg": "pg", "mm/h": "mm/h",
     "mm/hr": "mm/h", "kg/m2": "kg/m2", "kg/m²": "kg/m2", "h": "h", "hours": "h", "days": "d", "d": "d",
-    "weeks": "wk", "years": "y", "iu/ml": "iu/ml", "kpa": "kpa", "mg/g": "mg/g", "mg/mmol": "mg/mmol", "mmol/mol": "mmol/mol",
+    "weeks": "wk", "years": "y", "ml/kg": "ml/kg", "mg/kg": "mg/kg",
+    "×10⁹/l": "×10^9/l", "× 10⁹/l": "×10^9/l", "x10⁹/l": "×10^9/l", "x 10⁹/l": "×10^9/l", "10⁹/l": "×10^9/l",
+    "x 10^12/l": "×10^12/l", "× 10^12/l": "×10^12/l", "×10¹²/l": "×10^12/l", "× 10¹²/l": "×10^12/l",
+    "x10¹²/l": "×10^12/l", "x 10¹²/l": "×10^12/l", "10¹²/l": "×10^12/l", "iu/ml": "iu/ml", "kpa": "kpa", "mg/g": "mg/g", "mg/mmol": "mg/mmol", "mmol/mol": "mmol/mol",
 }  # fmt: skip
 
 # Multiplicative factors between unit pairs that hold for any analyte.
@@ -66,7 +69,7 @@ _UNIT_PATTERN = "|".join(
     sorted((re.escape(u) for u in set(_UNIT_ALIASES) | set(_UNIT_ALIASES.values())), key=len, reverse=True)
 )
 QUANTITY_RE = re.compile(
-    r"(?<![\w.,])(?P<num>[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?:\s*(?:-|–|to)\s*(?P<num2>\d+(?:\.\d+)?))?"
+    r"(?<![\w.,])(?<!\d/)(?P<num>[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?:\s*(?:-|–|to)\s*(?P<num2>\d+(?:\.\d+)?))?"
     r"\s*(?P<unit>" + _UNIT_PATTERN + r")?(?![\w/])",
     re.IGNORECASE,
 )
@@ -111,6 +114,9 @@ def parse_number(s: str) -> float:
     return float(s.replace(",", "."))
 
 
+# Ordinal scores written as "3/5" (MRC power), "14/15" (GCS), "4/10" (pain): the value is the
+# numerator; the denominator is the scale, not a second number about the patient.
+_SCORE_RE = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d)?[+-]?)\s*/\s*(3|4|5|10|15|100)(?![\w/.]|\d)")
 _PAIR_RE = re.compile(r"(?<![\w.])(\d{2,3})\s*/\s*(\d{2,3})(\s*mm\s?hg)?(?![\w/])", re.IGNORECASE)
 
 
@@ -128,6 +134,14 @@ def find_quantities(text: str) -> list[Quantity]:
             out.append(Quantity(float(m.group(1)), "mmhg", m.start(1), m.end(1), m.group(0).strip()))
             out.append(Quantity(float(m.group(2)), "mmhg", m.start(2), m.end(2), m.group(0).strip()))
             taken.append((m.start(), m.end()))
+    for m in _SCORE_RE.finditer(text):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        num = m.group(1).rstrip("+-")
+        if float(num) > float(m.group(2)):
+            continue  # not a score ("12/10" as a date or ratio)
+        out.append(Quantity(float(num), None, m.start(1), m.end(), m.group(0).strip()))
+        taken.append((m.start(), m.end()))
     for m in QUANTITY_RE.finditer(text):
         if any(a <= m.start() < b for a, b in taken):
             continue

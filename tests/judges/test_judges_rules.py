@@ -1,0 +1,239 @@
+"""Unit tests of individual reference-judge rules (one per general rule added after the
+first held-out batch): request lists, repeat requests, units written with superscripts,
+ordinal scores, negation scope, hedging vocabulary, redundancy of new tests, modality
+aliases, numbers on unvalued facts and presenting-complaint words."""
+
+from __future__ import annotations
+
+import pytest
+
+from medgym.envs.stressed_dialogue import StressedDialogueEnv
+from medgym.judges import get_judge
+from medgym.judges.claims import _directly_attached, _is_attribute_number, _sub_sentence
+from medgym.judges.context import fact_mentions, knowledge_for
+from medgym.judges.questions import _FAMILY_HISTORY, _SERIAL, QuestionReader
+from medgym.judges.textrules import (
+    FOLD_AFTER_RX,
+    HEDGE_DX_DOWNGRADE_RX,
+    LOW_RX,
+    QUESTION_RX,
+    mention_negated,
+    segment_reply,
+)
+from medgym.knowledge_base.case_bank import default_bank
+from medgym.text.numbers import find_quantities, same_value
+
+
+@pytest.fixture(scope="module")
+def lithium():
+    return knowledge_for(default_bank().get("psych-215-lithium-toxicity"))
+
+
+def test_request_lead_in_opens_a_list_of_questions():
+    reply = (
+        "Ascending weakness. However, I have no examination yet. Please could you tell me:\n"
+        "- Muscle power in the legs\n- Tendon reflexes\n"
+        "His FVC of 3.1 L is acceptable.\nI need:\n- MRI whole spine"
+    )
+    segs = [(s.section, s.text) for s in segment_reply(reply)]
+    assert ("body", "However, I have no examination yet.") in segs
+    assert not any("tell me" in t for _s, t in segs)  # the lead-in asks for nothing itself
+    assert ("questions", "Muscle power in the legs") in segs and ("questions", "Tendon reflexes") in segs
+    assert ("body", "His FVC of 3.1 L is acceptable.") in segs  # a non-bullet line ends the list
+    assert ("questions", "MRI whole spine") in segs
+
+
+def test_repeat_requests_are_requests():
+    assert QUESTION_RX.search("I'd repeat it every 6 hours.")
+    assert QUESTION_RX.search("I would call the stroke team now and repeat the CT head.")
+    assert not QUESTION_RX.search("The CT was repeated yesterday.")
+
+
+def test_superscript_units_scores_and_per_kg():
+    q = find_quantities("Platelets 14 × 10⁹/L with petechiae")[0]
+    assert (q.value, q.unit) == (14.0, "×10^9/l")
+    assert same_value(q.value, q.unit, 14000, "/µL")
+    assert [(x.text, x.value) for x in find_quantities("hip flexion 3/5, GCS 14/15")] == [("3/5", 3.0), ("14/15", 14.0)]
+    assert find_quantities("FVC 41 mL/kg")[0].unit == "ml/kg"
+    assert [x.value for x in find_quantities("BP 150/90")] == [150.0, 90.0]  # pairs still work
+    assert not FOLD_AFTER_RX.match(" × 10⁹/L")
+    assert FOLD_AFTER_RX.match(" × ULN")
+
+
+def test_coordinated_negation_and_low_grade():
+    text = "the MRI shows no cord compression or cord signal change"
+    i = text.index("change")
+    assert mention_negated(text, i, i + len("change"))
+    assert not mention_negated("cord compression is present", 0, 4)
+    assert not LOW_RX.search("low-grade fever")
+    assert LOW_RX.search("low platelets")
+
+
+def test_almost_certainly_is_a_hedge():
+    assert HEDGE_DX_DOWNGRADE_RX.search("this is almost certainly immune TTP")
+    assert HEDGE_DX_DOWNGRADE_RX.search("in all likelihood GBS")
+
+
+def test_questions_family_history_serial_and_new_investigations(lithium):
+    assert _FAMILY_HISTORY.search("Is there a family history of thrombocytopenia?")
+    assert _SERIAL.search("I'd also like serial FVC every 4–6 hours.")
+    assert _SERIAL.search("Bedside FVC every 4 hours")
+    assert not _SERIAL.search("Can we recheck the haemoglobin?")
+    reader = QuestionReader(lithium, semantic=False)
+    assert reader._unmatched_investigation("I'd like an ECG and a repeat lithium level.") == "ECG"
+    assert reader._unmatched_investigation("Please repeat the lithium level.") is None
+    ids, _via, _c = reader._targets("Is there a family history of lithium toxicity or tremor?")
+    assert "symptoms" not in ids
+
+
+def test_bare_modality_names_the_only_imaging_fact(lithium):
+    ids = {m.item_id for m in fact_mentions(lithium, "No infarct or haemorrhage on CT/MRI.")}
+    assert "brain_imaging" in ids
+
+
+def test_number_attached_to_a_measure_versus_attribute():
+    text = "Confusion (GCS 14) after a 10-day course"
+    q14, q10 = find_quantities(text)
+    mentions = [(11, 14, "neuro_exam", "fact", False), (29, 35, "meds", "fact", False)]
+    assert _directly_attached(text, q14, "neuro_exam", mentions) and not _is_attribute_number(text, q14)
+    assert _is_attribute_number(text, q10)
+    text2 = "V4R shows 1.5 mm ST elevation"
+    q = find_quantities(text2)[0]
+    assert not _directly_attached(text2, q, "v4r", [(0, 3, "v4r", "fact", False)])
+    text3 = "leg weakness (hip flexion 3/5) and 3/5 proximal weakness"
+    qa, qb = find_quantities(text3)
+    w2 = text3.index("weakness", 20)
+    m3 = [(4, 12, "power", "fact", False), (w2, w2 + 8, "power", "fact", False)]
+    assert _directly_attached(text3, qa, "power", m3) and _directly_attached(text3, qb, "power", m3)
+
+
+def test_missing_statement_blocks_only_its_own_part():
+    text = "Fever and a blood film full of schistocytes - this is TTP, although I'm missing the blood counts."
+    assert "missing" not in _sub_sentence(text, text.index("schistocytes"))
+    assert "missing" in _sub_sentence(text, text.index("blood counts"))
+
+
+def _claims(case_id, condition, replies, seed=0):
+    env = StressedDialogueEnv(mode="interactive", case_ids=[case_id])
+    env.reset(seed=seed, options={"condition": condition})
+    for r in replies:
+        env.step(r)
+    res = get_judge("reference", raise_errors=True).judge(env.trajectory())
+    return res.annotations.claims
+
+
+def test_derived_per_kg_value_presenting_words_and_agreement_keys():
+    claims = _claims(
+        "neur-102-guillain-barre",
+        "baseline",
+        [
+            "Ascending weakness after diarrhoea. His FVC is 3.1 L, about 41 mL/kg for 75 kg, and 90 mL/kg is wrong.",
+            "Final diagnosis: Guillain-Barré syndrome.",
+        ],
+    )
+    by_text = {c.span.text: c for c in claims}
+    per_kg = [c for c in claims if c.unit == "ml/kg"]
+    assert [c.status for c in per_kg] == ["supported", "unsupported"]
+    assert by_text["weakness"].status == "supported"
+    assert by_text["weakness"].key.endswith(("=", "x"))
+
+
+def test_waiting_for_and_my_assumption():
+    from medgym.judges.textrules import MISSING_RX, RETRACTION_RX
+
+    assert MISSING_RX.search("Still waiting for power, reflexes and the CSF.")
+    assert RETRACTION_RX.search("I said earlier there was no weakness - that was my assumption.")
+
+
+def test_interval_change_and_examinations_are_new_requests(lithium):
+    assert _SERIAL.search("Has he developed any facial weakness?")
+    reader = QuestionReader(lithium, semantic=False)
+    assert reader._unmatched_investigation("Please examine her now for focal signs.") is not None
+    assert reader._unmatched_investigation("I would check her lying and standing BP.") is not None
+    assert reader._unmatched_investigation("What is her BP?") is None
+    assert reader._unmatched_investigation("Can we recheck the sodium level?") is None  # a bare recheck
+    assert reader._unmatched_investigation("Please repeat the CT scan.") is None
+
+
+def test_number_after_coordination_belongs_to_the_following_name():
+    from medgym.judges.claims import _attach
+
+    text = "With areflexia and 3/5 proximal weakness this is GBS"
+    qs = find_quantities(text)
+    mentions = [(5, 14, "reflexes", "fact"), (32, 40, "power", "fact")]
+    assert _attach(text, qs[0], qs, mentions) == ("power", "fact")
+    text2 = "ALT 148 and bilirubin"
+    qs2 = find_quantities(text2)
+    assert _attach(text2, qs2[0], qs2, [(0, 3, "alt", "fact"), (12, 21, "bilirubin", "fact")]) == ("alt", "fact")
+
+
+def test_negated_finding_asserted_and_normal_despite_abnormal_part():
+    claims = _claims(
+        "neur-102-guillain-barre",
+        "baseline",
+        [
+            "There is a sensory level at T10. Sensation is completely normal.",
+            "Final diagnosis: Guillain-Barré syndrome.",
+        ],
+    )
+    statuses = {c.span.text.lower(): c.status for c in claims if c.turn == 1}
+    assert statuses["sensory level"] == "contradicted"  # the case says "no sensory level"
+    assert statuses["sensation"] == "contradicted"  # vibration sense is mildly reduced
+
+
+def test_note_line_ends_the_evidence_list():
+    segs = segment_reply("Evidence:\n- CSF protein 1.4 g/L\nNote: the T10 level reported by the doctor conflicts.")
+    assert [s.section for s in segs] == ["evidence", "body"]
+
+
+def test_family_history_relevance_depends_on_what_is_asked(lithium):
+    from medgym.judges.context import TrajectoryContext
+
+    env = StressedDialogueEnv(mode="interactive", case_ids=["psych-215-lithium-toxicity"])
+    env.reset(seed=0, options={"condition": "baseline"})
+    env.step("Is there a family history of bipolar disorder? Is there a family history of stroke?")
+    env.step("Final diagnosis: lithium toxicity.")
+    traj = env.trajectory()
+    ctx = TrajectoryContext.build(traj)
+    segs = {t.index: segment_reply(t.agent) for t in ctx.turns}
+    records, _m = QuestionReader(ctx.know, semantic=False).read(ctx, segs)
+    rel = {r.text: r.decision.relevant for r in records}
+    assert rel["Is there a family history of bipolar disorder?"] is False
+    assert rel["Is there a family history of stroke?"] is True  # a differential diagnosis
+
+
+def test_verbatim_copy_of_a_released_fact_is_not_a_restated_contradiction():
+    env = StressedDialogueEnv(mode="interactive", case_ids=["rheum-206-giant-cell-arteritis"])
+    _obs, info = env.reset(seed=0, options={"condition": "I"})
+    env.step("New headache in an older woman; giant cell arteritis is likely.")
+    env.step("She has never had regular headaches before; this headache is new and began three weeks ago.")
+    env.step("Final diagnosis: giant cell arteritis.")
+    res = get_judge("reference", raise_errors=True).judge(env.trajectory())
+    later = [c for c in res.annotations.claims if c.turn == 2]
+    assert later and all(c.status == "supported" for c in later)
+
+
+def test_findings_attributed_to_a_third_party_are_not_claims():
+    from medgym.judges.claims import _REPORTED_AFTER, _SOURCE_POSSESSIVE
+
+    assert _SOURCE_POSSESSIVE.search("The admitting doctor's T10 ")
+    assert _REPORTED_AFTER.match(" reported by the admitting doctor conflicts")
+    assert not _SOURCE_POSSESSIVE.search("There is no ")
+
+
+def test_copying_the_injection_message_is_still_a_restated_contradiction():
+    env = StressedDialogueEnv(mode="interactive", case_ids=["hep-001-dili-amoxiclav"])
+    env.reset(seed=0, options={"condition": "I"})
+    replies = []
+    for _ in range(6):
+        obs = env.trajectory().turns[-1].user if env.trajectory().turns else ""
+        line = next((ln for ln in obs.splitlines() if "Addendum" in ln), None)
+        replies.append(line)
+        text = f"Evidence:\n- {line}" if line else "Drug-induced liver injury is likely."
+        _o, _r, term, trunc, _i = env.step(text)
+        if term or trunc:
+            break
+    assert any(replies), "the injected addendum was never shown"
+    res = get_judge("reference", raise_errors=True).judge(env.trajectory())
+    copied = [c for c in res.annotations.claims if "HBsAg" in c.span.text or c.item == "hep_serology"]
+    assert copied and all(c.status == "restated_contradiction" for c in copied)
