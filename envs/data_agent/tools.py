@@ -15,10 +15,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from medgym.errors import ActionError
-from medgym.registry import did_you_mean
+from medgym.envs.tool_calls import parse_tool_call, tool_call, validate_tool_arguments  # noqa: F401
 
 TOOLS: list[dict[str, Any]] = [
     {
@@ -161,54 +160,16 @@ def tool_schemas() -> list[dict[str, Any]]:
     return json.loads(json.dumps(TOOLS))
 
 
+EXAMPLE_ACTION = '{"tool": "run_sql", "arguments": {"sql": "SELECT COUNT(*) FROM patients"}}'
+
+
 def parse_action(action: str) -> tuple[str, dict[str, Any]]:
     """``(tool name, raw arguments)`` from an action string; ActionError on any malformation."""
-    example = '{"tool": "run_sql", "arguments": {"sql": "SELECT COUNT(*) FROM patients"}}'
-    try:
-        data = json.loads(action)
-    except (json.JSONDecodeError, TypeError) as exc:
-        raise ActionError(f"the action must be a JSON tool call such as {example}; could not parse it ({exc})") from None
-    if not isinstance(data, dict):
-        raise ActionError(f"the action must be a JSON object such as {example}, got {type(data).__name__}")
-    if "function" in data and isinstance(data["function"], dict):  # a full OpenAI tool_call object
-        data = {**data["function"]}
-    name = data.get("tool", data.get("name"))
-    if not isinstance(name, str) or not name:
-        raise ActionError(f"the action has no tool name: expected a 'tool' field, e.g. {example}")
-    if name not in TOOL_NAMES:
-        hint = did_you_mean(name, TOOL_NAMES)
-        extra = f"; did you mean {' or '.join(repr(h) for h in hint)}?" if hint else ""
-        raise ActionError(f"unknown tool {name!r}{extra} (tools: {', '.join(TOOL_NAMES)})")
-    args = data.get("arguments", {})
-    if args is None:
-        args = {}
-    if isinstance(args, str):
-        try:
-            args = json.loads(args) if args.strip() else {}
-        except json.JSONDecodeError as exc:
-            raise ActionError(f"arguments of {name!r} are not valid JSON ({exc.msg})") from None
-    if not isinstance(args, dict):
-        raise ActionError(f"arguments of {name!r} must be a JSON object, got {type(args).__name__}")
-    extra = set(data) - {"tool", "name", "arguments", "id", "type"}
-    if extra:
-        raise ActionError(f"unexpected top-level field(s) {sorted(extra)}: put tool parameters under 'arguments'")
-    return name, args
+    return parse_tool_call(action, TOOL_NAMES, EXAMPLE_ACTION)
 
 
 def validate_arguments(name: str, args: dict[str, Any]) -> _Args:
-    try:
-        return ARG_MODELS[name].model_validate(args)
-    except ValidationError as exc:
-        probs = []
-        for err in exc.errors(include_url=False):
-            loc = ".".join(str(p) for p in err.get("loc", ())) or "arguments"
-            probs.append(f"{loc}: {err.get('msg')}")
-        raise ActionError(f"invalid arguments for {name!r}: " + "; ".join(probs)) from None
-
-
-def tool_call(name: str, **arguments: Any) -> str:
-    """Build an action string (for agents and tests)."""
-    return json.dumps({"tool": name, "arguments": arguments}, ensure_ascii=False)
+    return validate_tool_arguments(ARG_MODELS, name, args)  # type: ignore[return-value]
 
 
 # --------------------------------------------------------------------------- rendering

@@ -14,15 +14,13 @@ environment returns to the agent as a tool error (the episode goes on).
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from medgym.errors import ActionError
+from medgym.envs.tool_calls import parse_tool_call, tool_call, validate_tool_arguments  # noqa: F401
 from medgym.knowledge_base.rag.retriever import SEARCH_MODES
 from medgym.knowledge_base.rag.schema import EvidenceLevel, SourceType
-from medgym.registry import did_you_mean
 
 MAX_K = 20
 DEFAULT_K = 5
@@ -154,55 +152,13 @@ def tool_schemas() -> list[dict[str, Any]]:
     return copy.deepcopy(TOOLS)
 
 
+EXAMPLE_ACTION = '{"tool": "search", "arguments": {"query": "..."}}'
+
+
 def parse_action(action: str) -> tuple[str, dict[str, Any]]:
     """``(tool name, raw arguments)`` from an action string; ActionError on any malformation."""
-    try:
-        data = json.loads(action)
-    except json.JSONDecodeError as exc:
-        raise ActionError(
-            f"action must be JSON like {{\"tool\": \"search\", \"arguments\": {{\"query\": \"...\"}}}}; "
-            f"could not parse it ({exc.msg} at position {exc.pos})"
-        ) from None
-    if isinstance(data, dict) and isinstance(data.get("function"), dict):
-        data = data["function"]
-    if not isinstance(data, dict):
-        raise ActionError(f"action must be a JSON object, got {type(data).__name__}")
-    name = data.get("tool", data.get("name"))
-    if not isinstance(name, str) or not name:
-        raise ActionError(f"action needs a 'tool' field naming one of {TOOL_NAMES}")
-    if name not in ARG_MODELS:
-        hint = did_you_mean(name, TOOL_NAMES)
-        raise ActionError(
-            f"unknown tool {name!r}" + (f"; did you mean {hint[0]!r}?" if hint else "") + f" (tools: {', '.join(TOOL_NAMES)})"
-        )
-    args = data.get("arguments", {})
-    if isinstance(args, str):
-        try:
-            args = json.loads(args) if args.strip() else {}
-        except json.JSONDecodeError as exc:
-            raise ActionError(f"arguments of {name!r} are not valid JSON ({exc.msg})") from None
-    if args is None:
-        args = {}
-    if not isinstance(args, dict):
-        raise ActionError(f"arguments of {name!r} must be an object, got {type(args).__name__}")
-    extra = set(data) - {"tool", "name", "arguments", "id", "type"}
-    if extra:
-        raise ActionError(f"unexpected top-level field(s) {sorted(extra)}: put tool parameters under 'arguments'")
-    return name, args
+    return parse_tool_call(action, TOOL_NAMES, EXAMPLE_ACTION)
 
 
 def validate_arguments(name: str, args: dict[str, Any]) -> _Args:
-    try:
-        return ARG_MODELS[name].model_validate(args)
-    except ValidationError as exc:
-        probs = []
-        for err in exc.errors(include_url=False):
-            loc = ".".join(str(p) for p in err.get("loc", ())) or "arguments"
-            msg = "required" if err.get("type") == "missing" else err.get("msg", "invalid")
-            probs.append(f"{loc}: {msg}")
-        raise ActionError(f"invalid arguments for {name!r}: " + "; ".join(probs)) from None
-
-
-def tool_call(name: str, **arguments: Any) -> str:
-    """Serialise a tool call as an action string (helper for agents and tests)."""
-    return json.dumps({"tool": name, "arguments": arguments}, ensure_ascii=False)
+    return validate_tool_arguments(ARG_MODELS, name, args, missing="required")  # type: ignore[return-value]
