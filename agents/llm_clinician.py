@@ -22,7 +22,7 @@ from typing import Any, TypedDict
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
-from medgym.agents.llm_common import agent_client
+from medgym.agents.llm_common import agent_client, usage_summary
 from medgym.llm import LLMClient
 
 DEFAULT_SYSTEM_PROMPT = (
@@ -125,5 +125,4 @@ class LLMClinician:
         return last.get("content") or ""
 
     def token_usage(self) -> dict[str, int]:
-        u = self.meter.role("agent")
-        return {k: u.get(k, 0) for k in ("prompt_tokens", "completion_tokens", "total_tokens", "requests", "cached")}
+        return usage_summary(self.meter)

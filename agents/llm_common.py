@@ -40,3 +40,12 @@ def agent_client(client: LLMClient | None = None, **settings: Any) -> tuple[LLMC
         overrides = {k: v for k, v in settings.items() if v is not None}
         client = shared_client(LLMConfig.from_env(role="agent", **overrides))
     return client.with_meter(meter), meter
+
+
+USAGE_KEYS = ("prompt_tokens", "completion_tokens", "total_tokens", "requests", "cached")
+
+
+def usage_summary(meter: UsageMeter) -> dict[str, int]:
+    """The agent-role token counts the runner records per episode (``Policy.token_usage``)."""
+    u = meter.role("agent")
+    return {k: u.get(k, 0) for k in USAGE_KEYS}

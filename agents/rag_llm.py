@@ -20,7 +20,7 @@ from typing import Any, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 
-from medgym.agents.llm_common import agent_client
+from medgym.agents.llm_common import agent_client, usage_summary
 from medgym.llm import LLMClient
 
 DEFAULT_SYSTEM_PROMPT = (
@@ -124,8 +124,7 @@ class RAGLLMAgent:
         return json.dumps({"tool": "answer", "arguments": {"text": text, "cited_ids": list(dict.fromkeys(_CITE.findall(text)))}}, ensure_ascii=False)
 
     def token_usage(self) -> dict[str, int]:
-        u = self.meter.role("agent")
-        return {k: u.get(k, 0) for k in ("prompt_tokens", "completion_tokens", "total_tokens", "requests", "cached")}
+        return usage_summary(self.meter)
 
 
 def _question_text(observation: str) -> str:

@@ -23,7 +23,7 @@ from typing import Any, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 
-from medgym.agents.llm_common import agent_client
+from medgym.agents.llm_common import agent_client, usage_summary
 from medgym.llm import LLMClient
 
 DEFAULT_SYSTEM_PROMPT = (
@@ -144,8 +144,7 @@ class SQLLLMAgent:
                           ensure_ascii=False)
 
     def token_usage(self) -> dict[str, int]:
-        u = self.meter.role("agent")
-        return {k: u.get(k, 0) for k in ("prompt_tokens", "completion_tokens", "total_tokens", "requests", "cached")}
+        return usage_summary(self.meter)
 
 
 def _unanswerable_hint(text: str) -> dict[str, Any]:
