@@ -57,6 +57,14 @@ class ReferenceJudge(BaseJudge):
     def config(self) -> dict[str, Any]:
         return {"name": self.name, "version": self.version, "semantic": self.semantic}
 
+    def warm_up(self) -> None:
+        """Load the MiniLM model now. The batch runner calls this before forking worker
+        processes, so they share one copy of the weights instead of loading one each."""
+        if self.semantic:
+            from medgym.text.embeddings import get_model
+
+            get_model()
+
     def _extractor(self, ctx: TrajectoryContext) -> ClaimExtractor:
         key = id(ctx.know)
         hit = self._extractors.get(key)

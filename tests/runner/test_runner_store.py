@@ -35,7 +35,7 @@ def test_a_file_that_is_only_a_torn_line(tmp_path):
 
 
 def test_nan_is_never_written(tmp_path):
-    from medgym.runner.episode import jsonable
+    from medgym.runner.store import jsonable
 
     with ResultStore(tmp_path) as store:
         store.append(jsonable({"key": "k", "audit": {"CDR": float("nan"), "GDR": 0.5}}))

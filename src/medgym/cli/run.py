@@ -32,7 +32,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--repeats", type=int, help="k repeats per scenario (pass^k)")
     p.add_argument("--mode", choices=["scripted", "interactive"])
     p.add_argument("--judge", choices=["reference", "llm"])
-    p.add_argument("--concurrency", type=int)
+    p.add_argument("--concurrency", type=int, help="episodes in flight (default 8)")
+    p.add_argument("--workers", type=_workers_arg,
+                   help="worker processes sharing the in-flight episodes: N or 'auto' (one per core; default 1). "
+                        "Several help the CPU-bound reference judge use every core")
     p.add_argument("--max-episode-steps", type=int)
     g = p.add_argument_group("LLM agent / LLM judge endpoint (any OpenAI-compatible server)")
     g.add_argument("--model")
@@ -50,6 +53,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_run)
 
 
+def _workers_arg(text: str) -> int | str:
+    if text == "auto":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of processes or 'auto', got {text!r}") from None
+
+
 def build_config(args: argparse.Namespace):
     from medgym.datafiles import read_data_file
     from medgym.runner.config import AgentSpec, RunConfig
@@ -57,7 +69,7 @@ def build_config(args: argparse.Namespace):
     base = read_data_file(Path(args.config)) if args.config else {}
     cfg = RunConfig.model_validate(base or {})
     upd: dict = {}
-    for name in ("out", "seeds", "repeats", "mode", "judge", "concurrency", "max_episode_steps", "conditions"):
+    for name in ("out", "seeds", "repeats", "mode", "judge", "concurrency", "workers", "max_episode_steps", "conditions"):
         v = getattr(args, name, None)
         if v is not None:
             upd[name] = v
@@ -89,7 +101,7 @@ def _run(args: argparse.Namespace) -> int:
     cfg = build_config(args)
     t0 = time.perf_counter()
     print(f"medgym run -> {cfg.out}  (agents: {', '.join(a.name for a in cfg.agents)}; judge: {cfg.judge}; "
-          f"mode: {cfg.mode}; concurrency: {cfg.concurrency})", file=sys.stderr)
+          f"mode: {cfg.mode}; concurrency: {cfg.concurrency}; workers: {cfg.workers})", file=sys.stderr)
     try:
         summary = run_batch(cfg, progress=not args.no_progress, force=args.force)
     except KeyboardInterrupt:
@@ -98,6 +110,9 @@ def _run(args: argparse.Namespace) -> int:
         return 130
     print(f"{summary.total} episodes in the grid: {summary.skipped} already finished, {summary.ran} run now "
           f"({dict(summary.status)}) in {summary.wall_s:.1f} s ({summary.rate:.1f} episodes/s)", file=sys.stderr)
+    if summary.lost:
+        print(f"warning: {summary.lost} episodes were lost with a worker process that died; "
+              "rerun the same command to run them", file=sys.stderr)
     if not args.no_report:
         from medgym.report import write_report
 

@@ -213,10 +213,37 @@ class EndpointLimits:
 
 _registry: dict[str, EndpointLimits] = {}
 _registry_lock = threading.Lock()
+_process_share = 1.0
+
+
+def _scaled(max_concurrency: int, requests_per_minute: float | None) -> tuple[int, float | None]:
+    cap = max(1, int(max_concurrency * _process_share))
+    return cap, (requests_per_minute * _process_share if requests_per_minute else None)
+
+
+def set_process_share(share: float) -> None:
+    """Give this process ``share`` (0-1] of every endpoint's limits.
+
+    Limits are per process, so a run sharded over N worker processes would otherwise
+    allow N times the configured requests in flight and N times the RPM. Each worker
+    calls this with 1/N right after it starts: limits that already exist (inherited
+    through fork) are tightened in place, and limits created later are scaled too, so
+    the run as a whole stays within the configured global limits.
+    """
+    global _process_share
+    if not 0 < share <= 1:
+        raise ValueError(f"expected a process share in (0, 1], got {share}")
+    with _registry_lock:
+        _process_share = share
+        for lim in _registry.values():
+            lim.inflight.tighten(max(1, int(lim.inflight.capacity * share)))
+            if lim.pacer is not None:
+                lim.pacer.tighten(60.0 / lim.pacer.interval * share)
 
 
 def limits_for(endpoint: str, max_concurrency: int, requests_per_minute: float | None) -> EndpointLimits:
     """The shared limits of ``endpoint``, created or tightened with these values."""
+    max_concurrency, requests_per_minute = _scaled(max_concurrency, requests_per_minute)
     key = endpoint.rstrip("/")
     with _registry_lock:
         lim = _registry.get(key)

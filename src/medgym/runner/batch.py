@@ -1,8 +1,9 @@
 """Run a grid concurrently, resumably, with a progress bar and a summary.
 
-Episodes run in a thread pool (``config.concurrency`` workers, default 8): LLM
-agents spend their time waiting on HTTP, and the shared LLM client enforces the
-global in-flight and requests-per-minute limits, so threads are the right tool.
+Episodes run on a thread pool (``config.concurrency`` in flight, default 8; see
+``threads.py``), optionally sharded over ``config.workers`` forked processes (see
+``workers.py``: one per core removes the GIL queue at high concurrency and lets a
+CPU-bound judge use every core). Only this process writes the results file.
 Every finished episode is appended to results.jsonl immediately, so a crash loses
 only episodes in flight. Rerunning the same command skips finished episodes and
 retries errors (and unscored ones unless ``retry_unscored`` is off).
@@ -17,16 +18,16 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
 from medgym.knowledge_base.case_bank import CaseBank, default_bank
 from medgym.runner.config import RunConfig
-from medgym.runner.episode import jsonable, run_episode
-from medgym.runner.grid import EpisodeSpec, build_grid
+from medgym.runner.grid import EpisodeSpec, build_grid, longest_first
 from medgym.runner.manifest import write_or_check_manifest
 from medgym.runner.store import ResultStore
+from medgym.runner.threads import run_threads
+from medgym.runner.workers import effective_workers, run_processes
 
 
 @dataclass
@@ -38,6 +39,8 @@ class RunSummary:
     status: Counter = field(default_factory=Counter)
     wall_s: float = 0.0
     interrupted: bool = False
+    workers: int = 1
+    lost: int = 0  # episodes a dead worker process took with it (rerun on resume)
 
     @property
     def rate(self) -> float:
@@ -55,6 +58,8 @@ def _progress(total: int, enabled: bool):
         return None
     from tqdm.auto import tqdm
 
+    # no monitor thread: worker processes are forked while the bar is alive
+    tqdm.monitor_interval = 0
     return tqdm(total=total, unit="ep", desc="episodes", dynamic_ncols=True, smoothing=0.1)
 
 
@@ -81,52 +86,32 @@ def run_batch(
     if not todo:
         store.close()
         return summary
+    todo = longest_first(todo, bank)
     judge = judge if judge is not None else _make_judge(config)
-    # CPU-bound judges (the reference judge) say how many may run at once; I/O-bound ones
-    # (LLM judges) do not, and run at the episode concurrency.
-    max_parallel = getattr(judge, "max_parallel", None)
-    judge_slots = threading.BoundedSemaphore(max_parallel) if max_parallel else None
     stop = stop or threading.Event()
-    bar = _progress(len(todo), progress)
+    workers = effective_workers(config, len(todo))
+    summary.workers = workers
+    bar = None
     t0 = time.perf_counter()
-    it = iter(todo)
-    in_flight: dict[Future, EpisodeSpec] = {}
 
-    def submit_next(ex: ThreadPoolExecutor) -> None:
-        spec = next(it, None)
-        if spec is not None and not stop.is_set():
-            in_flight[ex.submit(run_episode, spec, config, bank, judge, stop, judge_slots)] = spec
+    def on_record(rec: dict[str, Any]) -> None:
+        store.append(rec)
+        summary.ran += 1
+        summary.status[rec["status"]] += 1
+        if bar is not None:
+            bar.update(1)
+            bar.set_postfix({k: v for k, v in sorted(summary.status.items())}, refresh=False)
 
-    ex = ThreadPoolExecutor(max_workers=config.concurrency, thread_name_prefix="medgym-ep")
     try:
-        for _ in range(config.concurrency * 2):  # a small queue keeps workers busy without pre-building all
-            submit_next(ex)
-        while in_flight:
-            done, _ = wait(list(in_flight), return_when=FIRST_COMPLETED)
-            for fut in done:
-                in_flight.pop(fut)
-                rec = fut.result()
-                if rec is not None:
-                    store.append(jsonable(rec))
-                    summary.ran += 1
-                    summary.status[rec["status"]] += 1
-                    if bar is not None:
-                        bar.update(1)
-                        bar.set_postfix({k: v for k, v in sorted(summary.status.items())}, refresh=False)
-                submit_next(ex)
+        bar = _progress(len(todo), progress)
+        if workers > 1:
+            summary.lost = run_processes(todo, config, bank, judge, workers, stop, on_record)
+        else:
+            run_threads(iter(todo), config, bank, judge, stop, config.concurrency, on_record)
     except KeyboardInterrupt:
         summary.interrupted = True
-        stop.set()
-        for fut in list(in_flight):  # keep what finished; the rest stops at its next step
-            if not fut.cancel():
-                rec = fut.result()
-                if rec is not None:
-                    store.append(jsonable(rec))
-                    summary.ran += 1
-                    summary.status[rec["status"]] += 1
         raise
     finally:
-        ex.shutdown(wait=True, cancel_futures=True)
         summary.wall_s = time.perf_counter() - t0
         if bar is not None:
             bar.close()

@@ -49,10 +49,19 @@ class RunConfig(BaseModel):
     mode: Literal["scripted", "interactive"] = "scripted"
     judge: str = "reference"
     judge_kwargs: dict[str, Any] = Field(default_factory=dict)
-    concurrency: int = Field(8, ge=1)
+    concurrency: int = Field(8, ge=1, description="Episodes in flight, over all worker processes.")
+    workers: int | Literal["auto"] = Field(
+        1, description="Worker processes (fork, Linux): 1 runs everything in this process, 'auto' one per core.")
     max_episode_steps: int = Field(16, ge=1)
     retry_unscored: bool = Field(True, description="Rerun episodes whose judging failed (unscored).")
     save_trajectories: bool = Field(True, description="Embed the full trajectory in each result line.")
+
+    @field_validator("workers")
+    @classmethod
+    def _workers(cls, v: int | str) -> int | str:
+        if isinstance(v, int) and v < 1:
+            raise ValueError(f"expected workers >= 1 or 'auto', got {v}")
+        return v
 
     @field_validator("conditions")
     @classmethod

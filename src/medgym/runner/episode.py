@@ -9,7 +9,6 @@ stop request returns None and is simply rerun on resume.
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 import traceback
@@ -26,17 +25,6 @@ from medgym.knowledge_base.case_bank import CaseBank
 from medgym.runner.config import RunConfig
 from medgym.runner.grid import EpisodeSpec
 from medgym.runner.outcome import final_correct
-
-
-def jsonable(x: Any) -> Any:
-    """Recursively replace NaN/inf with None so every record is strict JSON."""
-    if isinstance(x, float):
-        return x if math.isfinite(x) else None
-    if isinstance(x, dict):
-        return {k: jsonable(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [jsonable(v) for v in x]
-    return x
 
 
 def _error(stage: str, exc: BaseException) -> dict[str, Any]:

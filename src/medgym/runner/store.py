@@ -15,6 +15,7 @@ Guarantees:
 from __future__ import annotations
 
 import json
+import math
 import os
 import threading
 from collections.abc import Iterator
@@ -78,6 +79,17 @@ def read_results(run_dir: str | Path) -> dict[str, dict[str, Any]]:
     return out
 
 
+def jsonable(x: Any) -> Any:
+    """Recursively replace NaN/inf with None so every record is strict JSON."""
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [jsonable(v) for v in x]
+    return x
+
+
 class ResultStore:
     """Thread-safe appender for one run directory's results.jsonl."""
 
@@ -93,7 +105,12 @@ class ResultStore:
         return read_results(self.path)
 
     def append(self, record: dict[str, Any]) -> None:
-        line = (json.dumps(record, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n").encode()
+        """Append one record as one whole line; NaN/inf become null (strict JSON)."""
+        try:
+            text = json.dumps(record, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        except ValueError:  # rare (a NaN metric): walking every record up front would cost more
+            text = json.dumps(jsonable(record), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        line = (text + "\n").encode()
         with self._lock:
             view = memoryview(line)
             while view:  # os.write may be partial only on exotic filesystems; finish the line
