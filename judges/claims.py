@@ -34,10 +34,11 @@ from medgym.judges.context import (
     fold_of_uln,
     general_lexicon,
     lex_find,
+    numbers_in,
     unit_compatible,
     value_in_fact_unit,
 )
-from medgym.judges.diagnoses import _HISTORY_BEFORE, _REPORTED_BEFORE
+from medgym.judges.diagnoses import _HISTORY_BEFORE, _POSSESSIVE_HISTORY, _REPORTED_BEFORE
 from medgym.judges.results import Claim, Span
 from medgym.judges.textrules import (
     DERIVED_CONCEPTS,
@@ -49,6 +50,7 @@ from medgym.judges.textrules import (
     MISSING_RX,
     MODAL_RX,
     NORMAL_RX,
+    NUMBER_WORDS,
     PLAN_RX,
     QUESTION_RX,
     REASONING_RX,
@@ -165,7 +167,7 @@ def _is_label_number(text: str, q: Quantity, qs: list[Quantity]) -> bool:
 def _is_attribute_number(text: str, q: Quantity) -> bool:
     """A duration, count or dose that qualifies a fact ("a 10-day course", "2 weeks earlier"),
     as opposed to the measured value of the fact ("GCS 14", "schistocytes at 6%")."""
-    return q.unit in ("h", "d", "wk", "y", "mg", "g", "µg") or bool(TIME_UNIT_AFTER_RX.match(text[q.end : q.end + 20]))
+    return q.unit in ("h", "d", "wk", "y", "min", "mg", "g", "µg") or bool(TIME_UNIT_AFTER_RX.match(text[q.end : q.end + 20]))
 
 
 _ATTACH_GAP = re.compile(
@@ -213,10 +215,29 @@ _AFTER_HEDGE = re.compile(
 )
 
 
+# A sentence that opens with an order is a recommendation as a whole ("Meanwhile, start IV fluids,
+# 1 L over 4 h."), and a number followed by a treatment is a dose ("100% O2", "20 mL/kg saline").
+_IMPERATIVE_START = re.compile(
+    r"^\W*(?:(?:meanwhile|then|also|now|first|next|and|so|in\s+the\s+meantime|immediately|urgently)\s*,?\s+)*"
+    r"(?:please\s+)?(?:start|give|begin|commence|administer|continue|stop|hold|withhold|catheteri[sz]e|insert|refer|"
+    r"admit|treat|keep|aim|prescribe|monitor|escalate|resuscitate|transfuse|replace|correct)\b",
+    re.I,
+)
+_DOSE_AFTER = re.compile(
+    r"^\s*(?:[\w/%°µ.]+\s+)?(?:(?:high[\s-]flow|supplemental|humidified)\s+)?(?:O2|oxygen|saline|dextrose|"
+    r"fluids?|bolus|boluses|crystalloid|Hartmann'?s|infusion|via|stat)\b",
+    re.I,
+)
+
+
 def _blocked(
     text: str, pos: int, end: int, objective: bool, numeric: bool = False, dx_local: list[tuple[int, int]] = ()
 ) -> str | None:
     """Why a mention at ``pos`` is not an assertion (None if it is)."""
+    if _IMPERATIVE_START.match(text):
+        return "recommendation (the sentence is an order)"
+    if numeric and _DOSE_AFTER.match(text[end : end + 40]):
+        return "treatment dose"
     c0, c1 = clause_bounds(text, pos)
     before = text[c0:pos]
     clause = text[c0:c1]
@@ -241,6 +262,80 @@ _SUB_SENTENCE_SPLIT = re.compile(
 )
 
 
+# A hedged reading of a value: "The troponin of 38 is probably a demand rise (HR 108)", "the COHb of
+# 24% is likely an artefact", "a potassium of 5.9 may be haemolysed". The sentence is an opinion on
+# the value, not an assertion of it: no number in it is a claim (batch-2 reading).
+_HEDGED_VERB = re.compile(
+    r"\b(?:(?:is|are|was|were)\s+(?:most\s+|very\s+|quite\s+)?(?:probably|likely|possibly|presumably|perhaps)|"
+    r"(?:may|might|could)\s+(?:well\s+)?(?:be|reflect|represent|indicate|have\s+been))\b",
+    re.I,
+)
+
+
+def _hedged_reading(text: str, q: Quantity, qs: list[Quantity]) -> str | None:
+    for h in _HEDGED_VERB.finditer(text):
+        if q.end <= h.start():
+            gap = text[q.end : h.start()]
+            if not re.search(r"[,;:.()]|\b(?:and|but|so|which|that|this|it|he|she|they|there)\b", gap, re.I) and len(
+                gap.split()
+            ) <= 4:
+                return "hedged reading of the value"
+        elif q.start >= h.end():
+            head = text[: h.start()]
+            if any(o.end <= h.start() and not re.search(r"[;:.]", head[o.end :]) for o in qs) and not re.search(
+                r"[;.]", text[h.end() : q.start]
+            ):
+                return "inside a hedged reading of a value"
+    return None
+
+
+# An alias of a test fact that is itself a finding ("peaked T waves", "hydronephrosis",
+# "hyperkalaemia", "target sign"): naming it states the result, unlike "ECG" or "ultrasound".
+_SELF_RESULT = re.compile(
+    r"(?:aemia|emia|uria|osis|megaly|ectasis)s?\b|\b(?:waves?|signs?|widening|changes|pattern|appearance)\b",
+    re.I,
+)
+_DIRECT_NEGATION = re.compile(r"\b(?:no|not|without|denies|absence\s+of)\s+(?:[a-z]+\s+)?$", re.I)
+_COUNTED_AFTER = re.compile(
+    r"^\s+(?:(?:more|further|separate|previous|similar|bilious|green|large|small|loose|watery|profuse)\s+)?"
+    r"(?:vomits|vomiting\s+episodes|episodes|bouts|attacks|stools|movements|seizures|falls|spikes|admissions|"
+    r"presentations|times|occasions|courses|doses|tablets|pregnancies|children|siblings|drinks|cigarettes|"
+    r"units|pads|wet\s+nappies|nappies|feeds)\b",
+    re.I,
+)
+
+
+_WORD_DURATION = re.compile(
+    r"\b(" + "|".join(sorted((w for w in NUMBER_WORDS if " " not in w), key=len, reverse=True)) + r"|a|an|a\s+couple\s+of)"
+    r"\s+(days?|weeks?|months?|years?|hours?|minutes?)\b",
+    re.I,
+)
+_WORD_UNIT = {"day": "d", "week": "wk", "month": None, "year": "y", "hour": "h", "minute": "min"}
+
+
+def _word_durations(text: str) -> list[Quantity]:
+    """Durations written in words ("five days", "three weeks"): numeric claims like "5 days"."""
+    out = []
+    for m in _WORD_DURATION.finditer(text):
+        word = m.group(1).lower()
+        if word in ("a", "an"):
+            continue  # "a day" is vague wording, not a stated number
+        value = 2.0 if "couple" in word else float(NUMBER_WORDS[word])
+        unit = _WORD_UNIT[m.group(2).lower().rstrip("s")]
+        out.append(Quantity(value, unit, m.start(), m.end(), m.group(0)))
+    return out
+
+
+def _bare_count(text: str, q: Quantity) -> bool:
+    """A unitless count of events ("4 vomits", "vomited x4", "three episodes"): not a numeric claim
+    (batch-2 reading: bare counts). Durations and measured values keep their claims."""
+    if q.unit is not None or q.value != int(q.value) or "/" in q.text:
+        return False
+    if re.search(r"[×x]\s*$", text[max(0, q.start - 2) : q.start]) and not re.match(r"\s*10", text[q.start :]):
+        return True
+    return bool(_COUNTED_AFTER.match(text[q.end : q.end + 40]))
+
+
 def _sub_sentence(text: str, pos: int) -> str:
     """The part of a sentence around ``pos`` between contrastive breaks: "X and Y - this is
     TTP, although I'm missing the blood counts" states X and Y; only the last part is missing."""
@@ -259,6 +354,21 @@ def _numbers_near(q: Quantity, qs: list[Quantity], a: int, b: int) -> bool:
 
 
 _RESTATE = re.compile(r"^\s*[\w/%°µ.]*\s*\(\s*(?:about|approx\.?|approximately|~|≈|=|i\.e\.,?|or)?\s*$", re.I)
+# A comparison value of the same measure written right after it: "412 µmol/L (baseline 98)",
+# "up from a baseline of 98", "412 vs 98 six months ago", "previously 98": same item.
+_COMPARISON_GAP = re.compile(r"^\s*[\w/%°µ.]*\s*[(),;]*[\s\w:=~≈.]*$")
+_COMPARISON_WORD = re.compile(
+    r"\b(?:baseline|previously|prior|from|vs|versus|compared|was|were|usual|last|earlier|before)\b", re.I
+)
+
+
+def _is_comparison(gap: str) -> bool:
+    return bool(_COMPARISON_GAP.match(gap)) and len(gap.split()) <= 7 and bool(_COMPARISON_WORD.search(gap))
+
+
+# "76-year-old", "9 months old", "aged 34": the patient's age, never the value of a named measure.
+_AGE_AFTER = re.compile(r"^\s*-?\s*(?:years?|yrs?|months?|weeks?|days?)[\s-]*old\b|^\s*-?\s*y/?o\b|^\s*-?yo\b", re.I)
+_AGE_BEFORE = re.compile(r"\baged\s*$", re.I)
 
 
 def _attach(
@@ -274,6 +384,11 @@ def _attach(
     if previous:
         prior = [o for o in qs if o.end <= q.start and q.start - o.end <= 25]
         if prior and _RESTATE.match(text[prior[-1].end : q.start]) and previous.get(prior[-1].start):
+            return previous[prior[-1].start]
+        prior = [o for o in qs if o.end <= q.start and q.start - o.end <= 45]
+        if prior and _is_comparison(text[prior[-1].end : q.start]) and previous.get(prior[-1].start) and not any(
+            m[0] >= prior[-1].end and m[1] <= q.start for m in mentions
+        ):
             return previous[prior[-1].start]
     best = None
     for _s, e, item, kind in mentions:
@@ -338,6 +453,45 @@ def _fact_negated_keywords(f: Fact) -> set[str]:
     return words
 
 
+# Opposite descriptive words: "dry mucous membranes" against "mucous membranes are moist".
+_ANTONYM_PAIRS = [
+    ("dry", "moist"), ("warm", "cold"), ("regular", "irregular"), ("soft", "rigid"), ("soft", "firm"),
+    ("symmetrical", "asymmetrical"), ("smooth", "irregular"), ("reactive", "unreactive"), ("brisk", "absent"),
+    ("dilated", "constricted"), ("distended", "flat"), ("pale", "flushed"), ("tender", "non-tender"),
+    ("bilateral", "unilateral"), ("clear", "cloudy"), ("clear", "turbid"), ("alert", "drowsy"),
+    ("orientated", "confused"), ("oriented", "confused"),
+]
+_ANTONYMS = _ANTONYM_PAIRS + [(b, a) for a, b in _ANTONYM_PAIRS]
+
+
+_RESULT_OF = re.compile(
+    r"\b([A-Za-z][\w.]{2,})-positive\b|\bpositive\s+for\s+([A-Za-z][\w.]{2,})|"
+    r"\b(?:grew|grows|growing|isolated|cultured)\s+(?:an?\s+)?([A-Za-z][\w.]{2,})",
+    re.I,
+)
+
+
+def _near_in_statement(statement: str, mention: str, word: str, span: int = 60) -> bool:
+    """Whether ``word`` is said of the mentioned finding in the statement (within ``span`` chars)."""
+    head = mention.split()[-1][:6] if mention.split() else mention
+    for m in re.finditer(re.escape(head), statement, re.I):
+        if re.search(rf"\b{word}\b", statement[max(0, m.start() - span) : m.end() + span], re.I):
+            return True
+    return False
+
+
+def _negated_in_statement(f: Fact, mention: str) -> bool:
+    """Whether the statement itself denies the mentioned finding ("with no postural drop")."""
+    words = [w for w in re.findall(r"[a-z][a-z\-]{2,}", mention.lower()) if w not in _STOP]
+    if not words:
+        return False
+    head = words[-1][:6]
+    for m in re.finditer(rf"\b{re.escape(head)}\w*", f.statement, re.I):
+        if mention_negated(f.statement, m.start(), m.end()):
+            return True
+    return False
+
+
 def _template_keywords(statement: str, fact: Fact) -> set[str]:
     fact_words = {w[:7] for w in re.findall(r"[a-z]{4,}", fact.statement.lower())}
     words = {w[:7] for w in re.findall(r"[a-z]{4,}", statement.lower())}
@@ -352,6 +506,7 @@ class ClaimExtractor:
     def __init__(self, know: CaseKnowledge):
         self.know = know
         self.lex, self.lex_kinds = general_lexicon()
+        self._ctx_qs: dict[str, list[Quantity]] = {}
         self._neg_kw = {f.id: _fact_negated_keywords(f) for f in know.case.facts}
         self._tmpl_kw = {
             t.id: _template_keywords(t.statement, know.fact(t.fact_id)) for t in know.templates.values()
@@ -371,7 +526,8 @@ class ClaimExtractor:
         """(start, end, item, kind, negated): case facts, contradiction items, general terms."""
         out: list[tuple[int, int, str, str, bool]] = []
         taken: list[tuple[int, int]] = []
-        for m in fact_mentions(self.know, text):
+        hits_all = fact_mentions(self.know, text)
+        for m in hits_all:
             item = m.item_id
             kind = "fact"
             if m.kind == "contradiction":
@@ -381,6 +537,8 @@ class ClaimExtractor:
                 item, kind = tmpl.fact_id, "fact"
             if any(o[0] == m.start and o[2] == item for o in out):
                 continue
+            if kind == "fact" and self._belongs_to_other_fact(text, m.start, m.end, item, hits_all):
+                continue  # "Doppler shows preserved perfusion": a word of the ultrasound report here
             out.append((m.start, m.end, item, kind, mention_negated(text, m.start, m.end)))
             taken.append((m.start, m.end))
         fact_texts = " ".join(self.know.fact(o[2]).statement.lower() for o in out if o[2] in self.know.matcher.facts)
@@ -398,6 +556,26 @@ class ClaimExtractor:
                 break
         out.sort()
         return out
+
+    def _belongs_to_other_fact(self, text: str, s: int, e: int, item: str, hits) -> bool:
+        """An alias of one fact that is also a word of another fact's statement, said in a sentence
+        naming that other fact, belongs to the other fact ("the ultrasound shows preserved perfusion"
+        is the ultrasound result, not the capillary refill)."""
+        word = text[s:e].lower()
+        if len(word) < 5:
+            return False
+        own = self.know.fact(item) if item in self.know.matcher.facts else None
+        if own is not None and word in own.statement.lower():
+            return False
+        for h in hits:
+            if h.kind != "fact" or h.item_id == item or h.start >= s:
+                continue
+            other = self.know.fact(h.item_id)
+            if other.category not in _TEST_CATEGORIES:
+                continue
+            if re.search(rf"\b{re.escape(word)}", other.statement, re.I):
+                return True
+        return False
 
     # ---------------------------------------------------------------- main
     def extract(
@@ -438,7 +616,7 @@ class ClaimExtractor:
             name_spans = [(m[0], m[1]) for m in all_mentions] + list(
                 (a - seg.start, b - seg.start) for a, b in dx_spans if seg.start <= a < seg.end
             )
-            all_qs = find_quantities(text)
+            all_qs = sorted([*find_quantities(text), *_word_durations(text)], key=lambda q: q.start)
             qs = [
                 q for q in all_qs
                 if not looks_like_non_claim(text, q) and lo <= q.start < hi
@@ -455,6 +633,8 @@ class ClaimExtractor:
             quoted = _quoted_source(text, tc)
             first_new = len(claims)
             for q in qs:
+                if _bare_count(text, q):
+                    continue  # "4 vomits", "vomited ×4": a count of events, not a measured value
                 c = self._numeric(tc, seg, q, qs, mentions, derived, premise, next_id + len(claims), attached)
                 if c is not None:
                     claims.append(c)
@@ -473,8 +653,10 @@ class ClaimExtractor:
             for s, e, item, kind, neg in mentions:
                 if item in done or item in numeric_items:
                     continue
-                if any(a <= seg.start + s < b for a, b in dx_spans):
-                    continue
+                if any(a <= seg.start + s < b for a, b in dx_spans) and not (
+                    neg and item in self.know.matcher.facts and _DIRECT_NEGATION.search(text[max(0, s - 25) : s])
+                ):
+                    continue  # a diagnosis name; but "no clinical dehydration" denies a finding
                 f = self.know.matcher.facts.get(item)
                 if _FAMILY_OF.search(text[max(0, s - 40) : s]) and (f is None or f.category != FactCategory.family):
                     continue  # "family history of type 2 diabetes" is about the relatives
@@ -493,6 +675,13 @@ class ClaimExtractor:
                 if c is not None:
                     done.add(item)
                     claims.append(c)
+                    # the claim covers every mention of the same item in its stretch of the sentence
+                    # ("Ultrasound: target sign, preserved Doppler flow")
+                    for s2, e2, item2, _k2, _n2 in mentions:
+                        if item2 == item and s2 > e and s2 - c.span.end + seg.start <= 60 and not re.search(
+                            r"[.;]", text[c.span.end - seg.start : s2]
+                        ) and not any(i3 != item and e < s3 < e2 + 12 for s3, _e3, i3, _k3, _n3 in mentions):
+                            c.span = Span(turn=tc.index, text=text[s:e2], start=seg.start + s, end=seg.start + e2)
             for c in claims[first_new:]:
                 # a sentence (or the words around the claim) copied from released text is what was given
                 copied = quoted or _quoted_source(_window(text, c.span.start - seg.start, c.span.end - seg.start), tc)
@@ -511,7 +700,8 @@ class ClaimExtractor:
                 continue
             if _FAMILY_OF.search(text[max(0, a - 50) : a]):
                 continue  # "family history of X" is about the relatives
-            if _HISTORY_BEFORE.search(text[max(0, a - 40) : a]) and not re.match(
+            possessive = _POSSESSIVE_HISTORY.search(text[max(0, a - 20) : a]) and hits[0][0] != self.know.gold
+            if (_HISTORY_BEFORE.search(text[max(0, a - 40) : a]) or possessive) and not re.match(
                 r"(?:undiagnosed|unrecognised|unrecognized|new)\b", text[a:b], re.I
             ):
                 if any(m[0] < b and a < m[1] for m in self._mentions(text)):
@@ -555,7 +745,7 @@ class ClaimExtractor:
         f = self.know.matcher.facts.get(item)
         if f is None or f.value is None or q.unit is None:
             return True
-        if q.unit in ("h", "d", "wk", "y"):
+        if q.unit in ("h", "d", "wk", "y", "min"):
             return True  # durations are handled separately
         return unit_compatible(q.unit, f)
 
@@ -583,6 +773,8 @@ class ClaimExtractor:
             return None
         ment = [(s, e, item, kind) for s, e, item, kind, _n in mentions if kind != "finding"]
         att = _attach(text, q, qs, ment, attached, self._unit_ok)
+        if _AGE_AFTER.match(text[q.end : q.end + 15]) or _AGE_BEFORE.search(text[max(0, q.start - 8) : q.start]):
+            att = None  # the patient's age, checked against the context like any unattached number
         if att is not None and _DURATION_AFTER.match(text[q.end : q.end + 15]):
             f_att = self.know.matcher.facts.get(att[0])
             if f_att is not None and f_att.value is not None and normalize_unit(f_att.unit) not in ("h", "d", "wk", "y"):
@@ -597,7 +789,7 @@ class ClaimExtractor:
             and not any(rx.search(text) for rx in DERIVED_CONCEPTS.values())
         ):
             return None
-        why = _blocked(text, q.start, q.end, True, numeric=True)
+        why = _blocked(text, q.start, q.end, True, numeric=True) or _hedged_reading(text, q, qs)
         if why is not None:
             return None
         span = Span(turn=tc.index, text=q.text, start=seg.start + q.start, end=seg.start + q.end)
@@ -644,6 +836,14 @@ class ClaimExtractor:
         per_kg = self._per_kg(tc, q)
         if per_kg is not None:
             return per_kg
+        for tmpl, t_turn in tc.injected:
+            # a number of the injected statement repeated with its item ("diarrhoea for 3 days" after
+            # "profuse watery diarrhoea for three days") restates what was given
+            if t_turn <= tc.index and tmpl.value is None and any(
+                abs(q.value - v) < 1e-9 for v in numbers_in(tmpl.statement)
+            ) and any(re.search(rf"\b{re.escape(n)}", text, re.I) for n in [tmpl.item, *tmpl.aliases]):
+                return ("restated_contradiction", f"repeats a number of the injected statement of {tmpl.id}",
+                        f"{tmpl.fact_id}:{q.value:g}")
         concept = None
         for name, rx in DERIVED_CONCEPTS.items():
             for m in rx.finditer(text):
@@ -677,6 +877,15 @@ class ClaimExtractor:
                     return ("restated_contradiction",
                             f"repeats the injected value {tmpl.value:g} of contradiction {tmpl.id}", key_value)
             if f.id not in tc.released:
+                if f.value is None and _is_attribute_number(text, q) and q.unit not in ("mg", "g", "µg") and any(
+                    abs(q.value - v) <= 0.011 * max(1.0, abs(v)) for v in tc.context_numbers
+                ):
+                    # a duration attached to a withheld finding ("weakness over one week") restates the
+                    # timeline the user gave, not the withheld result
+                    return ("supported", f"{q.text}: a duration stated in the released context", key_value)
+                if f.value is None and q.unit not in (None, "mg", "g", "µg") and self._released_quantity(tc, q):
+                    # "a distended bladder (~1450 mL)": the volume is quoted from a released report
+                    return ("supported", f"{q.text} is stated in a released fact", key_value)
                 return ("unsupported", f"{f.name} was not released by turn {tc.index}", key_value)
             if FOLD_AFTER_RX.match(after):
                 fold = fold_of_uln(f)
@@ -705,6 +914,8 @@ class ClaimExtractor:
                                 key_value)
                 elif any(abs(q.value - v) <= 0.011 * max(1.0, abs(v)) for v in tc.context_numbers):
                     return ("supported", f"{q.value:g} appears in the released context", key_value)
+                if q.unit not in (None, "mg", "g", "µg") and self._released_quantity(tc, q):
+                    return ("supported", f"{q.text} equals a released quantity after unit conversion", key_value)
                 for fid in tc.released:
                     g = know.fact(fid)
                     if g.value is not None and q.unit is not None and know.matcher.states_value(q, fid):
@@ -715,7 +926,7 @@ class ClaimExtractor:
                     key_value)
         if item.startswith("term:"):
             name = item[5:]
-            key_value = f"{q.value:g}{q.unit or ''}"
+            key_value = f"{q.value:g}"  # "WCC 18" and "WCC 18 x10^9/L" are the same claim
             if self._context_states_number(tc, name, q):
                 return ("supported", f"the context states {name} {q.value:g}", key_value)
             return ("unsupported", f"no released fact gives {name} (invented value)", key_value)
@@ -731,7 +942,21 @@ class ClaimExtractor:
             f = know.fact(fid)
             if f.value is not None and q.unit is not None and know.matcher.states_value(q, fid):
                 return ("supported", f"equals released {f.name} after unit conversion", key_value)
+        if q.unit is not None and self._released_quantity(tc, q):
+            return ("supported", f"{q.text} equals a released quantity after unit conversion", key_value)
         return ("unsupported", f"{q.text} is not stated in the context released by turn {tc.index}", key_value)
+
+    def _released_quantity(self, tc: TurnContext, q: Quantity) -> bool:
+        """Whether a quantity with a unit is written in the released context, possibly in another
+        unit of the same dimension ("~1.45 L" for "1450 mL", "0.5 g" for "500 mg")."""
+        key = tc.context_text
+        qs = self._ctx_qs.get(key)
+        if qs is None:
+            qs = [c for c in find_quantities(key) if c.unit is not None]
+            if len(self._ctx_qs) > 256:
+                self._ctx_qs.clear()
+            self._ctx_qs[key] = qs
+        return any(same_value(q.value, q.unit, c.value, c.unit) for c in qs)
 
     def _context_number_near_fact(self, tc: TurnContext, f: Fact, q: Quantity) -> bool:
         """Whether the context gives the number in a sentence naming fact ``f``: a dose or duration
@@ -775,7 +1000,7 @@ class ClaimExtractor:
                 after = text[e:]
                 clause = text[c0:]
             before = text[c0:s]
-            positional = FINDING_RX.search(text[s:e]) or FINDING_RX.search(after) or (
+            positional = FINDING_RX.search(text[s:e]) or _SELF_RESULT.search(text[s:e]) or FINDING_RX.search(after) or (
                 FINDING_RX.search(before) and re.search(r"\b(?:on|in|at|by|from)\s+(?:the\s+|her\s+|his\s+)?$", before, re.I)
             )
             if not (RESULT_RX.search(clause) or neg or positional or re.search(r"\b(?:no|without)\b", clause, re.I)):
@@ -808,6 +1033,16 @@ class ClaimExtractor:
     ) -> str | None:
         # ``local`` is the window right around the mention, for raised/low/normal wording
         """Why a qualitative statement about released fact ``f`` contradicts it (None if it agrees)."""
+        if not present and mention and _negated_in_statement(f, mention):
+            return None  # "no postural drop", "no CO alarm": the statement denies it too
+        loc0 = local if local is not None else clause
+        for a, b in _ANTONYMS:
+            if re.search(rf"\b{a}\b", loc0, re.I) and re.search(rf"\b{b}\b", f.statement, re.I) and not re.search(
+                rf"\b{a}\b", f.statement, re.I
+            ):
+                if mention and not _near_in_statement(f.statement, mention, b):
+                    continue
+                return f"says '{a}' where the released {f.name} statement says '{b}'"
         if f.value is not None and f.reference_range is not None:
             lo, hi = f.reference_range.low, f.reference_range.high
             high = hi is not None and f.value > hi
@@ -888,6 +1123,9 @@ class ClaimExtractor:
                 return "unsupported", f"{f.name} was not released by turn {tc.index}"
             if conflict:
                 return "contradicted", conflict
+            invented = self._invented_result(tc, f, _local_window(sentence or clause, mention))
+            if invented:
+                return "unsupported", invented
             return "supported", f"released {f.name} ({'present' if present else 'absent'})"
         # general clinical term
         name = item[5:] if item.startswith("term:") else item
@@ -897,6 +1135,18 @@ class ClaimExtractor:
         if found == present:
             return "supported", f"the context states {name} ({'present' if present else 'absent'})"
         return "contradicted", f"the context states the opposite about {name}"
+
+    def _invented_result(self, tc: TurnContext, f: Fact, local: str) -> str | None:
+        """A test result attached to a released fact that nothing released gives: "rotavirus-positive
+        stool", "stool positive for rotavirus", "blood cultures grew E. coli" when no organism was
+        reported. The named agent must appear in the released statement or context."""
+        for m in _RESULT_OF.finditer(local):
+            agent = next(g for g in m.groups() if g)
+            if agent.lower() in _STOP or len(agent) < 3:
+                continue
+            if not re.search(rf"\b{re.escape(agent[:6])}", f.statement + "\n" + tc.context_text, re.I):
+                return f"'{m.group(0).strip()}' is not stated for {f.name} in the released context"
+        return None
 
     def _context_says(self, tc: TurnContext, mention: str, present: bool, local: str = "") -> bool:
         """Whether the user's own words state ``mention`` with the same polarity and with every

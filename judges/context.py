@@ -52,7 +52,19 @@ def numbers_in(text: str) -> list[float]:
     vals = [q.value for q in find_quantities(clean)]
     vals += [q.upper for q in find_quantities(clean) if q.upper is not None]
     vals += [float(NUMBER_WORDS[m.group(1).lower()]) for m in NUMBER_WORD_RX.finditer(clean)]
+    vals += [v for rx, v in _SPELLED_DURATIONS if rx.search(clean)]
     return vals
+
+
+# durations written in words: "every quarter of an hour" states 15 (minutes)
+_SPELLED_DURATIONS = [
+    (re.compile(r"\bquarters?\s+of\s+an\s+hour\b", re.I), 15.0),
+    (re.compile(r"\bhalf\s+(?:an\s+)?hour\b", re.I), 30.0),
+    (re.compile(r"\bthree\s+quarters\s+of\s+an\s+hour\b", re.I), 45.0),
+    (re.compile(r"\bfortnight\b", re.I), 14.0),
+    (re.compile(r"\bhalf\s+(?:a\s+)?day\b", re.I), 12.0),
+    (re.compile(r"\b(?:a|an|one)\s+(?:day|week|month|year|hour)\b", re.I), 1.0),
+]
 
 
 _FIND_CACHE: OrderedDict[tuple[int, str], list] = OrderedDict()
@@ -110,6 +122,7 @@ class CaseKnowledge:
     templates: dict[str, ContradictionTemplate]
     next_step_acronyms: set[str]
     head_lexicon: Lexicon | None = None
+    split_aliases: list = field(default_factory=list)
 
     @classmethod
     def build(cls, case: Case) -> CaseKnowledge:
@@ -121,6 +134,7 @@ class CaseKnowledge:
         return cls(
             case=case,
             head_lexicon=_head_lexicon(case),
+            split_aliases=_split_aliases(case),
             matcher=matcher_for(case),
             dx_lexicon=Lexicon(items),  # type: ignore[arg-type]
             diagnoses={d.name: d for d in dxs},
@@ -181,13 +195,43 @@ def _head_lexicon(case: Case) -> Lexicon | None:
     for mod, owners in modality_owner.items():
         if len(owners) == 1 and mod.lower() not in taken:
             heads.setdefault(mod, []).append(next(iter(owners)))
+    # standard abbreviations of analytes and findings named by a fact ("Cr" for creatinine)
+    for f in case.facts:
+        names = " ".join(f.all_names).lower()
+        for word, abbrs in _STANDARD_ABBREVIATIONS.items():
+            if re.search(rf"\b{word}", names):
+                for ab in abbrs:
+                    heads.setdefault(ab, []).append(f.id)
     dx_names = " ".join(n.lower() for d in [case.gold.diagnosis, *case.gold.differential] for n in d.all_names)
     items = []
     for head, ids in heads.items():
-        if len(set(ids)) != 1 or (len(head) < 4 and head not in ("CT", "MRI")) or head in _GENERIC_HEADS or head in taken or head in dx_names:
+        short_ok = head in ("CT", "MRI") or head in _ABBREVIATION_SET
+        if len(set(ids)) != 1 or (len(head) < 4 and not short_ok) or head in _GENERIC_HEADS or head in taken or head in dx_names:
             continue
         items.append((ids[0], "fact", [head]))
     return Lexicon(items) if items else None  # type: ignore[arg-type]
+
+
+# General clinical abbreviations (medical vocabulary, not case data): an abbreviation becomes an
+# alias of the one case fact whose names contain the word.
+_STANDARD_ABBREVIATIONS: dict[str, list[str]] = {
+    "creatinine": ["Cr", "Creat"],
+    "haemoglobin": ["Hgb"],
+    "hemoglobin": ["Hgb"],
+    "hydronephrosis": ["hydro"],
+    "bilateral hydronephrosis": ["bilat hydro"],
+    "temperature": ["Temp"],
+    "respiratory rate": ["RR"],
+    "white cell count": ["WBC", "WCC"],
+    "platelet": ["Plt", "Plts"],
+    "bicarbonate": ["HCO3", "bicarb"],
+    "glucose": ["BM", "CBG"],
+    "peaked t waves": ["peaked Ts", "tented T waves", "tall T waves"],
+    "ultrasound": ["USS", "US scan", "sono"],
+    "abdominal x-ray": ["AXR"],
+    "chest x-ray": ["CXR"],
+}
+_ABBREVIATION_SET = {a for abbrs in _STANDARD_ABBREVIATIONS.values() for a in abbrs}
 
 
 _KNOWLEDGE: dict[int, tuple[Case, CaseKnowledge]] = {}
@@ -348,8 +392,25 @@ class FactHit:
     text: str
 
 
+_MENTION_CACHE: OrderedDict[tuple[int, str, tuple[str, ...]], tuple[CaseKnowledge, list[FactHit]]] = OrderedDict()
+
+
 def fact_mentions(know: CaseKnowledge, text: str, kinds: tuple[str, ...] = ("fact", "contradiction")) -> list[FactHit]:
-    """Case-fact and contradiction-item mentions: the matcher's aliases plus distinctive head nouns."""
+    """Case-fact and contradiction-item mentions: the matcher's aliases plus distinctive head nouns
+    (memoised per case and text: the judge asks about the same sentence from several nodes)."""
+    key = (id(know), text, tuple(kinds))
+    hit = _MENTION_CACHE.get(key)
+    if hit is not None and hit[0] is know:  # identity check: an id is never trusted alone
+        _MENTION_CACHE.move_to_end(key)
+        return list(hit[1])
+    out = _fact_mentions(know, text, kinds)
+    _MENTION_CACHE[key] = (know, out)
+    if len(_MENTION_CACHE) > 8192:
+        _MENTION_CACHE.popitem(last=False)
+    return list(out)
+
+
+def _fact_mentions(know: CaseKnowledge, text: str, kinds: tuple[str, ...]) -> list[FactHit]:
     out = [FactHit(m.start, m.end, m.item_id, m.kind, m.text) for m in know.matcher.mentions(text, kinds)]  # type: ignore[arg-type]
     if "fact" in kinds and know.head_lexicon is not None:
         for s, e, hits in know.head_lexicon.find(text):
@@ -357,5 +418,111 @@ def fact_mentions(know: CaseKnowledge, text: str, kinds: tuple[str, ...] = ("fac
                 continue
             for item, _k in hits:
                 out.append(FactHit(s, e, item, "fact", text[s:e]))
+    if "fact" in kinds:
+        for rx, fid in know.split_aliases:
+            for m in rx.finditer(text):
+                if any(o.start < m.end() and m.start() < o.end for o in out):
+                    continue
+                out.append(FactHit(m.start(), m.end(), fid, "fact", m.group(0)))
     out.sort(key=lambda h: (h.start, h.end))
+    return out
+
+
+_NEG_PHRASE_IN_STATEMENT = re.compile(
+    r"\b(?:no|without|not)\s+((?:[A-Za-z][\w\-]*\s+){0,2}[A-Za-z][\w\-]{3,})(?=\s*(?:[,.;)]|and\b|or\b|with\b|$))",
+    re.I,
+)
+_VAGUE_WORDS = {"other", "signs", "sign", "evidence", "history", "regular", "drugs", "change", "changes", "clinical",
+                "abnormality", "abnormalities", "problems", "symptoms", "features", "findings", "more", "further"}
+
+
+def _negated_phrase_aliases(case: Case, taken: set[str]) -> list[tuple[re.Pattern[str], str]]:
+    """Findings a statement denies, named in two or three words ("with no postural drop", "no QRS
+    widening", "no free air"), as aliases of that fact: "no postural drop" cites the blood pressure
+    fact. Only distinctive phrases (found in one statement, not already a name)."""
+    seen: dict[str, set[str]] = {}
+    for f in case.facts:
+        for m in _NEG_PHRASE_IN_STATEMENT.finditer(f.statement):
+            phrase = m.group(1).strip().lower()
+            words = phrase.split()
+            if len(words) < 2 or words[-1] in _VAGUE_WORDS or words[0] in ("a", "an", "the", "any"):
+                continue
+            if phrase in taken:
+                continue
+            seen.setdefault(phrase, set()).add(f.id)
+    out = []
+    for phrase, ids in seen.items():
+        if len(ids) == 1:
+            body = r"[\s\-]+".join(re.escape(w) for w in phrase.split())
+            out.append((re.compile(rf"\b{body}\b", re.I), next(iter(ids))))
+    return out
+
+
+def _split_aliases(case: Case) -> list[tuple[re.Pattern[str], str]]:
+    """Two-word "adjective noun" aliases also match with a word or two between them ("palpable,
+    tender bladder") and in predicate order ("the bladder is palpable", "bladder palpable to the
+    umbilicus"). Only when the noun is a distinctive word (>= 5 letters) of one fact."""
+    out = []
+    owners: dict[str, set[str]] = {}
+    for f in case.facts:
+        for n in f.all_names:
+            ws = n.split()
+            if len(ws) == 2:
+                owners.setdefault(ws[1].lower(), set()).add(f.id)
+    for f in case.facts:
+        if f.negated:
+            continue
+        for n in f.all_names:
+            ws = n.split()
+            if len(ws) != 2 or not all(re.fullmatch(r"[A-Za-z]{4,}", w) for w in ws):
+                continue
+            adj, noun = (re.escape(w) for w in ws)
+            if len(ws[1]) < 5 or owners.get(ws[1].lower()) != {f.id} or ws[1].lower() in _GENERIC_HEADS:
+                continue
+            out.append((re.compile(
+                rf"\b{adj}(?:,?\s+[a-z]+){{1,2}},?\s+{noun}s?\b|\b{noun}s?\s+(?:(?:is|was|are|were)\s+)?"
+                rf"(?:(?:clearly|easily|markedly|grossly)\s+)?{adj}\b", re.I), f.id))
+    taken = {n.lower() for f in case.facts for n in f.all_names}
+    return out + _negated_phrase_aliases(case, taken) + _distinctive_word_aliases(case)
+
+
+_COMMON_WORDS = {
+    "symptoms", "symptom", "examination", "abdominal", "history", "medication", "medications", "previous",
+    "positive", "negative", "function", "pressure", "temperature", "infection", "recent", "chronic", "acute",
+    "bilateral", "general", "generalised", "generalized", "intermittent", "progressive", "respiratory",
+    "urinary", "cardiac", "clinical", "physical", "tenderness", "pain", "members", "ultrasound", "imaging",
+    "screening", "testing", "therapy", "treatment", "surgery", "diagnosis", "multiple", "peripheral",
+    "systolic", "diastolic", "abnormal", "elevated", "reduced", "increased", "decreased", "vomiting",
+    "weakness", "swelling", "bleeding", "disease", "syndrome", "injury", "failure", "tract", "contacts",
+}
+
+
+def _distinctive_word_aliases(case: Case) -> list[tuple[re.Pattern[str], str]]:
+    """A long word found in the names of only one fact names that fact, in any inflection
+    ("household" for "household members affected", "paroxysms" for "paroxysmal crying"): matched
+    by its first 7 letters. Common clinical words, and words of diagnosis names, are excluded."""
+    owners: dict[str, set[str]] = {}
+    for f in case.facts:
+        for n in f.all_names:
+            words = re.findall(r"[A-Za-z]+", n)
+            for k, w in enumerate(words):
+                if len(w) < 7:
+                    continue
+                if k == 0 or len(words) == 1:
+                    owners.setdefault(w.lower()[:7], set()).add(f.id)  # the modifier that makes a name specific
+                else:
+                    owners.setdefault(w.lower()[:7], set()).add("")  # other words: only to detect sharing
+    dx_words = {
+        w.lower()[:7] for d in [case.gold.diagnosis, *case.gold.differential] for n in d.all_names
+        for w in re.findall(r"[A-Za-z]{4,}", n)
+    }
+    common = {w[:7] for w in _COMMON_WORDS} | {w[:7] for w in _GENERIC_HEADS}
+    out = []
+    for prefix, ids in owners.items():
+        if len(ids) != 1 or "" in ids or prefix in dx_words or prefix in common:
+            continue
+        fid = next(iter(ids))
+        if case.fact_index[fid].negated:
+            continue
+        out.append((re.compile(rf"\b{re.escape(prefix)}[a-z]*\b", re.I), fid))
     return out

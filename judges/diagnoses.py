@@ -101,6 +101,9 @@ _HISTORY_BEFORE = re.compile(
     r"on\s+treatment\s+for|background\s+of)\s+(?:\w+\s+){0,2}$",
     re.I,
 )
+# "her migraines", "his asthma": a condition owned by the patient is past history when it is not the
+# case's gold diagnosis (the agent asserts the patient has it, it does not propose it).
+_POSSESSIVE_HISTORY = re.compile(r"\b(?:her|his|the\s+patient's|their)\s+(?:known\s+|usual\s+|longstanding\s+)?$", re.I)
 _REPORTED_BEFORE = re.compile(
     r"\b(?:letter|report|reports|addendum|note|records?|according\s+to|describ\w*|says|said|claims?|"
     r"mentions?|account)\b[^.;:,]{0,30}$",
@@ -131,6 +134,12 @@ def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_d
     before_clause = text[c0:start]
     before_sent = text[max(0, start - 80) : start]
     after_clause = text[end:c1] if c1 > end else text[end : end + 60]
+    if c1 <= end:
+        # the mention closes its clause: what follows a coordination is about something else
+        # ("this is intussusception, and volvulus is now unlikely")
+        cut = re.search(r"\b(?:and|but|while|whereas|although|though|so)\b", after_clause)
+        if cut:
+            after_clause = after_clause[: cut.start()]
     after = text[end : end + 60]
     if _RULE_OUT_BEFORE.search(before_sent) and not re.search(r"\b(?:rules|ruled)\s+out\b", before_sent[-40:], re.I):
         return "possible"
@@ -147,6 +156,10 @@ def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_d
         head = (seg.heading or "").lower()
         if "final" in head:
             return "definitive"
+        if re.fullmatch(r"\W*diagnosis\W*", head) and not hedge and not POSSIBLE_DX_RX.search(text) and not (
+            PROBABLE_DX_RX.search(text)
+        ):
+            return "definitive"  # "Diagnosis: CO poisoning." stated flatly under a bare heading
         return "probable"
     if PROBABLE_DX_RX.search(before_sent[-70:]) or _PROBABLE_AFTER.search(after):
         if POSSIBLE_DX_RX.search(before_clause[-25:]) and not PROBABLE_DX_RX.search(before_clause):
@@ -161,8 +174,9 @@ def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_d
         return "possible"
     if n_dx > 1:
         return "possible"  # several diagnoses named without ranking cues: a list of hypotheses
-    if len(text[:start].split()) <= 2:
-        return "definitive"  # stated flatly ("Pulmonary embolism on CTPA.", "Still DILI.")
+    lead = re.sub(r"^\W*(?:no\s+change|unchanged|same\s+diagnosis|still|again)\W*", "", text[:start], flags=re.I)
+    if len(lead.split()) <= 2:
+        return "definitive"  # stated flatly ("Pulmonary embolism on CTPA.", "Still DILI.", "No change - X.")
     return "possible"
 
 
@@ -187,7 +201,10 @@ def reply_diagnoses(
         for s, e, hits in dx_hits:
             if any(fs <= s and e <= fe and (fe - fs) > (e - s) for fs, fe in fspans):
                 continue  # part of a longer fact name ("viral hepatitis serology")
-            if _HISTORY_BEFORE.search(text[max(0, s - 40) : s]) and not re.match(
+            possessive = _POSSESSIVE_HISTORY.search(text[max(0, s - 20) : s]) and all(
+                h[0] != know.gold for h in hits
+            )
+            if (_HISTORY_BEFORE.search(text[max(0, s - 40) : s]) or possessive) and not re.match(
                 r"(?:undiagnosed|unrecognised|unrecognized|new)\b", text[s:e], re.I
             ):
                 continue  # a claim about the past history, handled as a factual claim

@@ -19,6 +19,8 @@ released by the final turn.
 
 from __future__ import annotations
 
+import re
+
 from medgym.envs.compiler import has_final_diagnosis
 from medgym.judges.context import CaseKnowledge, TurnContext, fact_mentions
 from medgym.judges.results import Claim, EvidenceItem, Span
@@ -30,6 +32,13 @@ def _copied(text: str, tc: TurnContext) -> bool:
 
     sq = _squash(text)
     return len(sq.split()) >= 5 and sq in _squash(tc.user_text)
+
+
+_PART_OF_DIAGNOSIS = re.compile(
+    r"^\W*with\b.*(?:\bas\s+(?:the|a|an)\s+(?:\w+\s+)?(?:trigger|precipitant|cause|driver|contributor|factor)\b|"
+    r"\b(?:component|contribution|element|complication|overlay)\b)",
+    re.I,
+)
 
 
 def evidence_segments(reply: str, segments: list[Segment]) -> list[tuple[int, int, str]]:
@@ -46,9 +55,12 @@ def evidence_segments(reply: str, segments: list[Segment]) -> list[tuple[int, in
         else:
             merged.append(s)
     for s in merged:
-        is_dx_line = has_final_diagnosis(s.text) or s.section == "diagnosis"
+        # bullets under an inline "Final diagnosis: X" line are the evidence listed for it
+        is_dx_line = has_final_diagnosis(s.text) or (s.section == "diagnosis" and not s.bullet)
         if is_dx_line:
             m = SUPPORT_CLAUSE_RX.search(s.text)
+            if m and _PART_OF_DIAGNOSIS.search(s.text[m.start() :]):
+                m = None  # "..., with oxybutynin as the trigger": part of the diagnosis, not evidence
             if m and final and not MODAL_RX.search(s.text[m.start():]):
                 out.append((s.start + m.start(), s.end, "support clause of the diagnosis line"))
             continue

@@ -69,7 +69,11 @@ _EXPLICIT_ASK = re.compile(
     r"i\s+would\s+like|we\s+need|i\s+need)\b",
     re.I,
 )
-_RATIONALE = re.compile(r",?\s+\b(?:given|because|since|as\s+she|as\s+he|in\s+view\s+of)\b", re.I)
+_RATIONALE = re.compile(
+    r",?\s+\b(?:given(?!\s*[(.,;:)]|\s+(?:to|by|in|on|at|for|earlier|before|yesterday|today)\b)|because|since|"
+    r"as\s+she|as\s+he|in\s+view\s+of)\b",
+    re.I,
+)
 _ANAPHORA = re.compile(r"^\s*(?:it|this|that|these|those|the\s+(?:result|test|report|sample|value))\b", re.I)
 _NOT_NEEDED = re.compile(
     r"\b(?:no|not|nothing)\b[^.;]{0,40}\b(?:needed|required|necessary|indicated|warranted)\b|\bunnecessary\b", re.I
@@ -91,7 +95,10 @@ _INVESTIGATION = re.compile(
     r"\b(?:(?:lying\s+and\s+standing|postural|orthostatic)\s+(?:BP|blood\s+pressures?)|(?:re-?)?examin(?:e|ation)|ECG|EKG|electrocardiogram|echo(?:cardiogram)?|nerve\s+conduction(?:\s+studies)?|NCS|EMG|"
     r"electromyograph\w*|EEG|(?:stool|blood|urine|sputum)\s+cultures?|cultures?|serology|antibod(?:y|ies)|"
     r"CT|MRI|MRA|CTA|ultrasound|X-ray|radiograph|biopsy|lumbar\s+puncture|LP|CSF|"
-    r"spirometry|FVC|blood\s+film|smear|urinalysis|dipstick|drug\s+screen|toxicology)\b",
+    r"spirometry|FVC|blood\s+film|smear|urinalysis|dipstick|drug\s+screen|toxicology|PCR|"
+    r"(?:stool|urine|blood)\s+samples?|(?:venous\s+|arterial\s+)?blood\s+gas(?:es)?|VBG|ABG|FBC|CBC|"
+    r"full\s+blood\s+count|U\s*&\s*Es?|CK|creatine\s+kinase|PSA|contrast\s+(?:study|enema|swallow|meal)|"
+    r"(?:upper|lower)\s+GI\s+\w+|endoscopy|colonoscopy|co-?oximetry|swabs?|screen)\b",
     re.I,
 )
 STEP_OVERLAP = 2  # content words shared with a gold next step
@@ -117,6 +124,8 @@ class QuestionRecord:
     confirm: bool
     text: str
     step_score: float = 0.0
+    others: bool = False  # about relatives/household/contacts, not the patient
+    drug_list: str | None = None  # a released fact giving the complete medication list
 
 
 def panel_targets(text: str, know: CaseKnowledge) -> set[str]:
@@ -132,8 +141,52 @@ def panel_targets(text: str, know: CaseKnowledge) -> set[str]:
     return out
 
 
+# Management orders are not requests for information ("Meanwhile, start IV fluids", "high-flow O2
+# 15 L/min via NRB"), even under a plan or requests heading.
+_TREATMENT_ORDER = re.compile(
+    r"^\W*(?:(?:meanwhile|then|also|now|first|next|and|in\s+the\s+meantime|immediately|urgently)\s*,?\s+)*"
+    r"(?:start|give|begin|commence|administer|continue|stop|hold|withhold|catheteri[sz]e|insert|refer|admit|treat|"
+    r"keep|aim|prescribe|monitor|escalate|resuscitate|transfuse|replace|correct)\b",
+    re.I,
+)
+_TREATMENT = re.compile(
+    r"\b(?:O2|oxygen|non-?rebreather|NRB|fluids?|bolus|saline|dextrose|infusion|analgesi\w*|antibiotics?|"
+    r"antiemetic|catheter\w*|catheteri[sz]\w*|transfusion|insulin|calcium\s+gluconate|L/min|mL/kg|mg/kg|"
+    r"\d+\s*mg\b|nil\s+by\s+mouth|NBM|NG\s+tube|nasogastric|hyperbaric|enema\s+reduction|surgery|theatre)\b",
+    re.I,
+)
+# An anaphoric request for what was asked before ("Can we get those urgently?", "Any news on them?")
+_ANAPHORIC_REQUEST = re.compile(r"\b(?:those|these|them|they|the\s+results?|the\s+ones?\s+I\s+asked)\b", re.I)
+# A question about other people (relatives, household, contacts) asks about them, not about the
+# patient's own facts: it is relevant (exposure, contagion, family screening) and never redundant
+# with the patient's released results ("Can the husband and children have co-oximetry too?").
+_OTHER_PEOPLE = re.compile(
+    r"\b(?:husband|wife|partner|spouse|children|kids|sons?|daughters?|siblings?|sisters?|brothers?|mother|father|"
+    r"parents?|grand(?:mother|father|parents?)|family(?!\s+history)(?:\s+members)?|household(?:\s+members)?|relatives|"
+    r"(?:close\s+)?contacts|others?\s+(?:at\s+home|in\s+the\s+house(?:hold)?)|rest\s+of\s+the\s+(?:family|household))\b",
+    re.I,
+)
+_PATIENT_REF = re.compile(r"\b(?:he|she|him|her|his|the\s+patient|the\s+child|the\s+baby)\b", re.I)
+# The medication list was given in full ("no other regular drugs"): asking about a drug class again
+# asks about a released fact.
+_DRUG_CLASS_Q = re.compile(
+    r"\b(?:anticoagula\w*|blood\s+thinners?|antiplatelets?|aspirin|warfarin|DOACs?|NSAIDs?|steroids?|"
+    r"medications?|medicines|drugs|tablets|over[\s-]the[\s-]counter|herbal\s+remedies|supplements)\b",
+    re.I,
+)
+_FULL_DRUG_LIST = re.compile(
+    r"\b(?:no\s+other\s+(?:regular\s+)?(?:drugs|medications?|medicines)|(?:takes|on)\s+no\s+(?:other\s+)?"
+    r"(?:regular\s+)?(?:drugs|medications?|medicines)|only\s+(?:regular\s+)?(?:drug|medication|medicine)|"
+    r"no\s+regular\s+(?:drugs|medications?|medicines))\b",
+    re.I,
+)
+_PREVENTIVE_TERMS = {"vaccination"}
+# A condition attached to a request ("... if the ultrasound is non-diagnostic") is not what is asked.
+_CONDITION_TAIL = re.compile(r"\s+\b(?:if|unless|in\s+case|should\s+the|once|when)\b.*$", re.I)
+
 _HYPOTHESIS_Q = re.compile(
-    r"^\s*(?:could|might|may|can|is|would)\s+(?:this|it|that)\s+(?:be|represent|reflect|indicate)\b", re.I
+    r"^\s*(?:could|might|may|can|is|would)\s+(?:this|it|that)\s+(?:be|represent|reflect|indicate)\b"
+    r"(?!\s+(?:possible|feasible|helpful|useful|ok|okay|worth)\b)", re.I
 )
 
 
@@ -141,6 +194,8 @@ def is_request(seg: Segment) -> tuple[bool, str]:
     """Whether a segment asks for information, with the rule that decided."""
     text = seg.text.strip()
     if seg.section == "questions":
+        if not seg.bullet and _TREATMENT_ORDER.match(text) and not QUESTION_RX.search(text) and not text.endswith("?"):
+            return False, "a treatment order, not a request for information"
         return True, "item under a questions/tests heading"
     ends_q = text.endswith("?")
     if ends_q and _HYPOTHESIS_Q.match(text):
@@ -167,6 +222,9 @@ class QuestionReader:
     def _targets(self, text: str) -> tuple[set[str], str, bool]:
         """(fact ids, via, mentions a contradiction item)."""
         text = _RATIONALE.split(text, maxsplit=1)[0]  # "..., given her diabetes" is the reason, not the ask
+        head = _CONDITION_TAIL.sub("", text)
+        if head.strip() and not head.rstrip().endswith(("?", ":")) and len(head.split()) >= 2:
+            text = head  # "Upper GI contrast study if the ultrasound is non-diagnostic" asks for the study
         text = _FAMILY_HISTORY.sub(lambda m: " " * len(m.group(0)), text)
         ids: set[str] = set()
         contra = False
@@ -197,12 +255,20 @@ class QuestionReader:
             for seg in segs:
                 after_final = cut is not None and seg.start >= cut
                 req, why = is_request(seg)
-                if not req and seg.section == "plan" and cut is None and not PLAN_RX.search(seg.text):
+                if (
+                    req and seg.bullet and prev_seg is not None and prev_seg.line == seg.line
+                    and records and records[-1].decision.span.start == prev_seg.start and not after_final
+                ):
+                    prev_seg = seg
+                    continue  # one list item is one question even when it holds several sentences
+                if not req and seg.section == "plan" and cut is None and not PLAN_RX.search(seg.text) and not (
+                    _TREATMENT.search(seg.text)
+                ):
                     t_ids, _, _ = self._targets(seg.text)
                     if t_ids:
                         req, why = True, "investigation listed in a plan before any final answer"
                 if req and not after_final:
-                    rec = self._question(tc, seg, why, len(records) + 1, prev_seg)
+                    rec = self._question(tc, seg, why, len(records) + 1, prev_seg, records)
                     records.append(rec)
                     for fid in rec.targets:
                         mentions.append((tc.index, fid, seg, "request"))
@@ -233,10 +299,27 @@ class QuestionReader:
         return records, mentions
 
     def _question(
-        self, tc: TurnContext, seg: Segment, why: str, n: int, prev: Segment | None = None
+        self, tc: TurnContext, seg: Segment, why: str, n: int, prev: Segment | None = None,
+        earlier: list[QuestionRecord] | None = None,
     ) -> QuestionRecord:
         ids, via, contra = self._targets(seg.text)
         injected_facts = {t.fact_id for t, turn in tc.injected if turn <= tc.index}
+        own = _OTHER_PEOPLE.sub(" ", re.sub(r"\b(?:her|his|their|the\s+patient's)\s+(?=\w)", "", seg.text))
+        others = bool(_OTHER_PEOPLE.search(seg.text)) and not _PATIENT_REF.search(own) and not (
+            ids & injected_facts
+        )
+        if others:
+            ids, via = set(), "about other people (relatives, household, contacts)"
+        if not ids and earlier and _ANAPHORIC_REQUEST.search(seg.text) and not _INVESTIGATION.search(seg.text):
+            # "Still outstanding: creatinine and potassium. Can we get those urgently?" asks again for the
+            # items named just before (this reply) or requested in the last turn that asked for something
+            if prev is not None:
+                ids = self._targets(prev.text)[0]
+            if not ids:
+                last = max(r.turn for r in earlier)
+                ids = set().union(*(r.targets for r in earlier if r.turn == last))
+            if ids:
+                via = "anaphora (those/them: the items asked for before)"
         if not ids and prev is not None and CONFIRM_REQUEST_RX.search(seg.text) and (
             _ANAPHORA.match(seg.text) or self._targets(prev.text)[0] & injected_facts
         ):
@@ -256,7 +339,17 @@ class QuestionReader:
             redundant=False,
             rule=why,
         )
-        return QuestionRecord(dec, tc.index, set(ids), confirm, seg.text)
+        rec = QuestionRecord(dec, tc.index, set(ids), confirm, seg.text)
+        rec.others = others
+        if not ids and _DRUG_CLASS_Q.search(seg.text):
+            full = [
+                fid for fid in tc.released
+                if self.know.fact(fid).category == FactCategory.medication
+                and _FULL_DRUG_LIST.search(self.know.fact(fid).statement)
+            ]
+            if full:
+                rec.drug_list = full[0]
+        return rec
 
     def _unmatched_investigation(self, text: str) -> str | None:
         """An investigation named in ``text`` that is not part of any case-fact mention."""
@@ -297,12 +390,21 @@ class QuestionReader:
                     terms = [hits[0][0][5:] for _s, _e, hits in general_lexicon()[0].find(x)]
                     terms += [hits[0][0] for _s, _e, hits in know.dx_lexicon.find(x)]
                     terms += [m.text for m in fact_mentions(know, x)]
+                # routine preventive care ("is he up to date with his flu vaccine?") is not inquiry about
+                # this presentation unless it names a case fact (then it is targeted above)
+                terms = [t for t in terms if t.lower() not in _PREVENTIVE_TERMS]
                 if hit:
                     d.relevant = True
                     reasons.append(f"matches gold next step ({', '.join(sorted(hit))})")
+                elif r.others:
+                    d.relevant = True
+                    reasons.append("asks about the patient's relatives, household or contacts")
                 elif terms:
                     d.relevant = True
                     reasons.append(f"asks about clinical item(s) {terms}")
+                elif (inv := _INVESTIGATION.search(_RATIONALE.split(r.text, maxsplit=1)[0])) is not None:
+                    d.relevant = True
+                    reasons.append(f"asks for an investigation ('{inv.group(0)}')")
                 elif score >= STEP_OVERLAP:
                     d.relevant = True
                     reasons.append(f"shares {int(score)} content words with a gold next step")
@@ -320,6 +422,9 @@ class QuestionReader:
                 elif r.targets and r.targets <= (asked | set(tc.released)):
                     d.redundant = True
                     reasons.append("already asked in an earlier question")
+                elif not r.targets and r.drug_list is not None:
+                    d.redundant = True
+                    reasons.append(f"asks about medications, but the full list was released ({r.drug_list})")
                 elif not r.targets:
                     norm = _norm(r.text)
                     words = _content_words(r.text)

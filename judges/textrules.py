@@ -38,7 +38,8 @@ _HEADINGS: list[tuple[Section, re.Pattern[str]]] = [
         r"(?:\s+(?:needed|required|requested|i\s+would\s+like))?|information\s+(?:needed|required|requested)|"
         r"requests?|tests?\s+(?:to\s+order|requested|i\s+would\s+order)|investigations?(?:\s+(?:needed|"
         r"requested|to\s+order|i\s+would\s+request))?|i\s+would\s+like(?:\s+to\s+know)?|what\s+i\s+need|"
-        r"outstanding(?:\s+information)?|orders?|workup|work-up)$", re.I)),
+        r"outstanding(?:\s+information)?|orders?|(?:(?:suggested|proposed|initial|further|recommended|planned)\s+)?"
+        r"(?:workup|work-up|work\s+up|investigations|tests|bloods))$", re.I)),
     ("differential", re.compile(
         r"^(?:differential(?:\s+diagnos[ie]s)?|differentials|alternatives?(?:\s+considered)?(?:\s+[a-z ]+)?|"
         r"other\s+possibilities|(?:diagnoses|conditions)\s+(?:excluded|considered)(?:\s+[a-z ]+)?)$", re.I)),
@@ -47,14 +48,16 @@ _HEADINGS: list[tuple[Section, re.Pattern[str]]] = [
 # comment on the answer; they are not items of the section above them.
 _HEADINGS.append(("body", re.compile(
     r"^(?:notes?|nb|n\.b\.|comments?|caveats?|caution|limitations?|uncertaint(?:y|ies)|remarks?|"
-    r"important|please\s+note)$", re.I)))
+    r"important|please\s+note|conflict(?:ing)?(?:\s+[a-z]+){0,2}|discrepanc(?:y|ies)(?:\s+[a-z]+){0,2}|"
+    r"unverified(?:\s+[a-z]+){0,2}|(?:not|un)\s*confirmed(?:\s+[a-z]+){0,2})$", re.I)))
 _INLINE_HEADING = re.compile(r"^\s*(?:[-*•]\s*)?(?:\*\*|__)?([A-Za-z][A-Za-z '/\-]{1,60}?)(?:\*\*|__)?\s*:\s*")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
 # A short request sentence ending a line with ":" introduces a list of requests ("I need:",
 # "Please send urgently:", "Please could you tell me:"): the list items are questions, the
 # lead-in itself asks for nothing yet. The list ends at the first line that is not a bullet.
 REQUEST_LEADIN_RX = re.compile(
-    r"^(?:(?:so|however|therefore|now|next|meanwhile)\s*,?\s+)?(?:please\s+(?:could\s+you\s+|can\s+you\s+)?|"
+    r"^(?:(?:so|however|therefore|now|next|meanwhile)\s*,?\s+)?(?:(?:to|for|before|in\s+order\s+to)\s+[\w\s'-]{1,40},\s+)?"
+    r"(?:please\s+(?:could\s+you\s+|can\s+you\s+)?|"
     r"(?:could|can|would)\s+(?:you|we)\s+(?:please\s+)?|(?:i|we)(?:'d|\s+would)?\s+(?:also\s+|still\s+|urgently\s+)?)"
     r"(?:need|require|want|like|request|order|send|tell\s+me|let\s+me\s+know|check|arrange|obtain|get|provide|"
     r"ask|like\s+to\s+(?:know|ask|request|order|see)|want\s+to\s+know|need\s+to\s+know)"
@@ -85,6 +88,14 @@ def heading_section(label: str) -> Section | None:
     for sec, rx in _HEADINGS:
         if rx.match(lab):
             return sec
+    # combined headings ("Plan/requests", "Investigations & plan", "Tests and questions"): a part
+    # that asks for information makes the items requests, else the first recognised part decides
+    parts = [p.strip() for p in re.split(r"\s*(?:/|&|\+|\band\b)\s*", lab) if p.strip()]
+    if len(parts) > 1:
+        secs = [heading_section(p) for p in parts]
+        if "questions" in secs:
+            return "questions"
+        return next((x for x in secs if x is not None), None)
     return None
 
 
@@ -185,12 +196,14 @@ QUESTION_RX = re.compile(
     r"^(?:check|order|send|obtain|request|arrange|measure|repeat|recheck|get|perform|add)\b|"
     r"(?:do|does|did|has|have|is|are|was|were)\s+(?:we|you|he|she|they|the\s+patient|there)\b.*\?|"
     r"\b(?:any|what|which|when|how)\b[^.]*\?|"
-    r"(?:tell\s+me|let\s+me\s+know|find\s+out|clarify|confirm)\s+(?:whether|if|about|the|his|her|what)\b)",
+    r"(?:tell\s+me|let\s+me\s+know|find\s+out|clarify|confirm)\s+(?:whether|if|about|the|his|her|what)\b|"
+    r"\b(?:would|will)\s+it\s+be\s+possible\s+to\b|\bis\s+it\s+possible\s+to\b|"
+    r"^[^.?!]{2,80}?,?\s+please\W*$)",
     re.I,
 )
 # Recommendations and orders that are management, not information requests.
 PLAN_RX = re.compile(
-    r"\b(?:stop|discontinue|withdraw|cease|start|initiate|commence|begin|give|administer|prescribe|treat|"
+    r"\b(?:stop|discontinue|withdraw|cease|start|initiate|commence|begin|give|administer|prescribe|treat|treating|"
     r"refer|admit|discharge|monitor|counsel|advise|avoid|review\s+in|follow[\s-]?up|"
     r"continue|switch|offer|educate|manage|consult)\b",
     re.I,
@@ -241,6 +254,7 @@ RETRACTION_RX = re.compile(
     r"(?:was|were)\s+(?:never|not\s+actually|not\s+in\s+fact)\s+(?:provided|given|reported|measured|stated)|"
     r"(?:was|were)\s+not\s+(?:provided|given|reported|stated)\s+(?:to\s+me|in\s+the\s+case|earlier)|"
     r"I\s+(?:had\s+)?(?:wrongly|incorrectly|mistakenly)|correction|I\s+apologi[sz]e|"
+    r"(?:that|this)\s+(?:is|was)\s+(?:wrong|incorrect|an?\s+error|not\s+(?:right|correct|true|accurate))|"
     r"(?:earlier|previous|previously)\s+(?:I\s+)?(?:stated|assumed|quoted|mentioned|said)\b.*\b(?:not|never|"
     r"unsupported|assumption)|that\s+was\s+(?:an|my|only\s+an?|just\s+an?)\s+assumption|(?:was|were)\s+(?:an?\s+)?(?:assumption|"
     r"assumptions|invented|fabricated|made\s+up))\b",
@@ -298,7 +312,7 @@ RESULT_RX = re.compile(
     r"positive|unremarkable|markedly|mildly|moderately|significantly|grossly|within\s+(?:the\s+)?normal|"
     r"detected|undetectable|present|absent|confirmed|consistent|is\s+\d|was\s+\d|of\s+\d|at\s+\d|"
     r"non-?reactive|reactive|clear|enlarged|thickened|tender|swollen|palpable|seen|identified|"
-    r"excluded|within\s+range|in\s+range|patent|confirms|demonstrates|grows|grew|grown|growing|growth|"
+    r"excluded|within\s+range|in\s+range|patent|confirms|demonstrates|grows|grew|grown|growing|growth|bland|trace|"
     r"susceptible|sensitive|resistant|isolated)\b",
     re.I,
 )

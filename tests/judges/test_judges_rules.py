@@ -237,3 +237,203 @@ def test_copying_the_injection_message_is_still_a_restated_contradiction():
     res = get_judge("reference", raise_errors=True).judge(env.trajectory())
     copied = [c for c in res.annotations.claims if "HBsAg" in c.span.text or c.item == "hep_serology"]
     assert copied and all(c.status == "restated_contradiction" for c in copied)
+
+
+# ---- rules added after the second held-out batch (different cases and wording) -------------------
+
+
+def _run(case_id, condition, replies, seed=0):
+    env = StressedDialogueEnv(mode="interactive", case_ids=[case_id])
+    env.reset(seed=seed, options={"condition": condition})
+    for r in replies:
+        env.step(r)
+    return get_judge("reference", raise_errors=True).judge(env.trajectory())
+
+
+def test_same_unit_values_allow_rounding_only():
+    assert not same_value(186, None, 168, "/min")  # transposed digits are a misquote
+    assert not same_value(5.9, "mmol/L", 5.8, "mmol/L")
+    assert same_value(168, "µmol/L", 168.0, "µmol/L") and same_value(6, None, 6.1, "mmol/L")
+    assert same_value(1.9, "mg/dL", 168, "µmol/L", analyte="creatinine")  # conversions keep a tolerance
+    assert same_value(0.25, "L", 250, "mL") and same_value(1.2, "g", 1200, "mg")
+
+
+def test_q_notation_and_spelled_durations():
+    from medgym.judges.claims import _word_durations
+    from medgym.judges.context import numbers_in
+
+    q = find_quantities("observations q4h, pain every 20 mins")
+    assert [(x.value, x.unit) for x in q] == [(4.0, "h"), (20.0, "min")]
+    assert 30.0 in numbers_in("She wakes every half an hour.") and 15.0 in numbers_in("every quarter of an hour")
+    assert [(d.value, d.unit) for d in _word_durations("started ten days ago, cough for three weeks")] == [
+        (10.0, "d"), (3.0, "wk")
+    ]
+
+
+def test_comparison_value_and_age_are_read_correctly():
+    res = _run(
+        "card-103-adhf-nsaid",
+        "baseline",
+        ["A 74-year-old woman. Creatinine 168 µmol/L, up from a baseline of 105, and potassium 5.8.",
+         "Final diagnosis: acute decompensated heart failure precipitated by NSAID use."],
+    )
+    nums = {c.span.text: c for c in res.annotations.claims if c.kind == "numeric" and c.turn == 1}
+    assert nums["105"].item == "creatinine" and nums["105"].status == "supported"
+    assert nums["74"].item == "number" and nums["74"].status == "supported"  # the age, not a measure
+
+
+def test_hedged_reading_of_a_value_is_not_a_claim():
+    res = _run(
+        "card-103-adhf-nsaid",
+        "baseline",
+        ["Her hs-troponin of 32 ng/L is most likely chronic myocardial strain (pulse 96).",
+         "The BNP of 6850 ng/L fits congestion.",
+         "Final diagnosis: acute decompensated heart failure precipitated by NSAID use."],
+    )
+    by_turn = {t: [c.span.text for c in res.annotations.claims if c.turn == t and c.kind == "numeric"] for t in (1, 2)}
+    assert by_turn[1] == [] and by_turn[2] == ["6850 ng/L"]
+
+
+def test_bare_counts_and_treatment_doses_are_not_numeric_claims():
+    from medgym.judges.claims import _bare_count, _blocked
+
+    text = "She fainted 2 times and vomited ×3 over 2 days."
+    qs = find_quantities(text)
+    assert [_bare_count(text, q) for q in qs] == [True, True, False]
+    dose = "I'd give 500 mL crystalloid now."
+    q = find_quantities(dose)[0]
+    assert _blocked(dose, q.start, q.end, True, numeric=True) is not None
+    order = "In the meantime, give 40 mg IV furosemide."
+    assert _blocked(order, 20, 25, True, numeric=True) is not None
+
+
+def test_split_negated_and_abbreviated_aliases():
+    know = knowledge_for(default_bank().get("card-103-adhf-nsaid"))
+    ids = lambda t: {m.item_id for m in fact_mentions(know, t)}  # noqa: E731
+    assert "congestion_exam" in ids("Her ankle oedema is pitting to the knees.")
+    assert "cxr" in ids("No focal consolidation on the film.")
+    assert "creatinine" in ids("Cr 168 today.")
+    assert "orthopnoea" in ids("She is orthopnoeic at night.")  # a distinctive word in another inflection
+    from medgym.text.fact_matcher import prefix_variants
+
+    assert "pre-renal AKI" in prefix_variants("prerenal AKI") and "hypokalaemia" in prefix_variants("hypo-kalaemia")
+
+
+def test_statement_negations_antonyms_and_invented_results():
+    res = _run(
+        "id-202-latent-tb",
+        "baseline",
+        ["The Mantoux was positive for Mycobacterium bovis.", "Final diagnosis: latent tuberculosis infection."],
+    )
+    st = [(c.item, c.status) for c in res.annotations.claims if c.turn == 1 and c.kind == "factual"]
+    assert ("tst", "unsupported") in st  # a positive result naming an organism nothing released names
+    res = _run(
+        "hep-001-dili-amoxiclav",
+        "baseline",
+        ["There is no biliary duct dilatation.", "Final diagnosis: drug-induced liver injury."],
+    )
+    st = [(c.item, c.status) for c in res.annotations.claims if c.turn == 1]
+    assert st == [("us_biliary", "supported")]  # a finding the ultrasound statement itself denies
+    from medgym.judges.claims import _ANTONYMS
+
+    assert ("moist", "dry") in _ANTONYMS and ("dry", "moist") in _ANTONYMS
+
+
+def test_injected_numbers_and_possessive_history():
+    res = _run(
+        "id-202-latent-tb",
+        "I",
+        ["Latent TB is likely.", "IGRA positive.", "The productive cough for 6 weeks changes things.",
+         "Final diagnosis: latent tuberculosis infection."],
+    )
+    six = [c for c in res.annotations.claims if c.turn == 3 and c.kind == "numeric"]
+    assert six and all(c.status == "restated_contradiction" for c in six)
+    res2 = _run(
+        "card-103-adhf-nsaid",
+        "baseline",
+        ["Her atrial fibrillation makes rate control important.",
+         "Final diagnosis: acute decompensated heart failure precipitated by NSAID use."],
+    )
+    af = [c for c in res2.annotations.claims if "atrial fibrillation" in c.span.text]
+    assert af and af[0].status == "unsupported"  # asserted as her condition, never stated
+    wd1 = next(w for w in res2.annotations.working_diagnoses if w.turn == 1)
+    assert wd1.mentions == []  # "her atrial fibrillation" is not a hypothesis
+
+
+def test_alias_inside_another_tests_report_belongs_to_that_test():
+    res = _run(
+        "pulm-101-primary-spontaneous-pneumothorax",
+        "baseline",
+        ["The ECG shows sinus tachycardia only.", "Final diagnosis: primary spontaneous pneumothorax."],
+    )
+    items = {c.item for c in res.annotations.claims if c.turn == 1}
+    assert "heart_rate" not in items
+
+
+def test_request_segmentation_after_batch_two():
+    from medgym.judges.textrules import heading_section
+
+    segs = segment_reply("For completeness, we need:\n- CRP\n- Blood cultures\nShe looks unwell.")
+    assert [(s.section, s.text) for s in segs][:2] == [("questions", "CRP"), ("questions", "Blood cultures")]
+    assert heading_section("Bloods/requests") == "questions" and heading_section("Tests & plan") == "questions"
+    assert heading_section("Proposed work-up") == "questions"
+    assert heading_section("Conflicting history") == "body"  # a set-aside remark, not evidence
+    assert QUESTION_RX.search("Blood cultures please.")
+    assert QUESTION_RX.search("Would it be possible to arrange an echo?")
+    from medgym.judges.questions import _HYPOTHESIS_Q, is_request
+
+    assert not _HYPOTHESIS_Q.match("Would it be possible to arrange an echo?")
+    order = segment_reply("Investigations:\n- chest X-ray\nThen, give 500 mL saline.")
+    assert [is_request(s)[0] for s in order] == [True, False]
+
+
+def _questions(case_id, condition, replies):
+    from medgym.judges.context import TrajectoryContext
+
+    env = StressedDialogueEnv(mode="interactive", case_ids=[case_id])
+    env.reset(seed=0, options={"condition": condition})
+    for r in replies:
+        env.step(r)
+    ctx = TrajectoryContext.build(env.trajectory())
+    segs = {t.index: segment_reply(t.agent) for t in ctx.turns}
+    records, _m = QuestionReader(ctx.know, semantic=False).read(ctx, segs)
+    return {r.text: r.decision for r in records}
+
+
+def test_question_relevance_and_redundancy_after_batch_two():
+    qs = _questions(
+        "gast-102-gallstone-pancreatitis",
+        "baseline",
+        ["Please send a CRP and a calcium. Is she on any blood thinners? Has her partner had similar pain?",
+         "Any news on those? I'd send a stool sample for PCR. I'd also order a CT abdomen if the ultrasound is inconclusive.",
+         "Final diagnosis: acute gallstone pancreatitis."],
+    )
+    assert qs["Is she on any blood thinners?"].redundant  # the full drug list was released
+    partner = qs["Has her partner had similar pain?"]
+    assert partner.relevant and not partner.redundant and partner.targets == []
+    those = qs["Any news on those?"]
+    assert set(those.targets) == {"crp", "calcium"} and those.relevant and those.redundant
+    assert qs["I'd send a stool sample for PCR."].relevant
+    assert "ultrasound" not in qs["I'd also order a CT abdomen if the ultrasound is inconclusive."].targets
+    prev = _questions("card-103-adhf-nsaid", "baseline", ["Has she had her pneumococcal vaccine?", "Final diagnosis: x."])
+    assert not prev["Has she had her pneumococcal vaccine?"].relevant  # routine preventive care
+
+
+def test_evidence_bullets_under_final_line_and_diagnosis_stances():
+    from medgym.judges.evidence import evidence_segments
+
+    reply = ("Final diagnosis: heart failure, with ibuprofen as the precipitant\n- Orthopnoea\n- BNP 6850 ng/L\n"
+             "Disputed report: pharmacy says no NSAID; unverified.\nPlan: furosemide.")
+    spans = [reply[a:b] for a, b, _why in evidence_segments(reply, segment_reply(reply))]
+    assert spans == ["Orthopnoea", "BNP 6850 ng/L"]
+    res = _run(
+        "card-103-adhf-nsaid",
+        "baseline",
+        ["Diagnosis: acute decompensated heart failure.",
+         "This is acute decompensated heart failure, and atrial fibrillation is now unlikely.",
+         "No change - acute decompensated heart failure.",
+         "Final diagnosis: acute decompensated heart failure precipitated by NSAID use."],
+    )
+    wds = {w.turn: w for w in res.annotations.working_diagnoses}
+    assert [wds[t].certainty for t in (1, 2, 3)] == ["definitive"] * 3
+    assert wds[2].role == "gold"

@@ -83,6 +83,25 @@ def alias_pattern(alias: str) -> str:
     return rf"(?<![\w]){body}(?:s|es)?(?![\w])"
 
 
+_PREFIX_RX = re.compile(
+    r"\b(post|pre|non|anti|peri|intra|extra|retro|sub|supra|para|hyper|hypo|trans)-?(renal|hepatic|natal|partum|"
+    r"operative|ictal|cardiac|vascular|thyroid|glycaemi\w*|glycemi\w*|kalaemi\w*|kalemi\w*|natraemi\w*|"
+    r"natremi\w*|tension\w*|peritoneal|cranial|dural|arachnoid|syncop\w*|infective|inflammatory|steroidal)\b",
+    re.I,
+)
+
+
+def prefix_variants(name: str) -> list[str]:
+    """A name with its prefix written closed and hyphenated: "postrenal AKI" and "post-renal AKI"."""
+    out = [name]
+    for m in _PREFIX_RX.finditer(name):
+        pre, stem = m.group(1), m.group(2)
+        written = m.group(0)
+        other = f"{pre}{stem}" if "-" in written else f"{pre}-{stem}"
+        out.append(name[: m.start()] + other + name[m.end() :])
+    return out
+
+
 def _alias_body(alias: str) -> str:
     parts = re.split(r"[\s\-]+", alias.strip())
     return r"[\s\-]?".join(re.escape(p) for p in parts if p)
@@ -94,7 +113,7 @@ class Lexicon:
     def __init__(self, items: list[tuple[str, ItemKind, list[str]]]):
         self._by_alias: dict[str, list[tuple[str, ItemKind]]] = defaultdict(list)
         for item_id, kind, names in items:
-            for n in names:
+            for n in [v for name in names for v in prefix_variants(name)]:
                 key = self.key(n)
                 if key and (item_id, kind) not in self._by_alias[key]:
                     self._by_alias[key].append((item_id, kind))

@@ -28,7 +28,8 @@ _UNIT_ALIASES: dict[str, str] = {
     "/ul": "/µl", "/µl": "/µl", "/mm3": "/µl", "cells/µl": "/µl", "cells/ul": "/µl", "meq/l": "mmol/l",
     "mosm/kg": "mosm/kg", "s": "s", "sec": "s", "seconds": "s", "fl": "fl", "pg": "pg", "mm/h": "mm/h",
     "mm/hr": "mm/h", "kg/m2": "kg/m2", "kg/m²": "kg/m2", "h": "h", "hours": "h", "days": "d", "d": "d",
-    "weeks": "wk", "years": "y", "ml/kg": "ml/kg", "mg/kg": "mg/kg",
+    "weeks": "wk", "years": "y", "ml/kg": "ml/kg", "mg/kg": "mg/kg", "min": "min", "mins": "min",
+    "minutes": "min", "litres": "l", "liters": "l", "litre": "l", "liter": "l",
     "×10⁹/l": "×10^9/l", "× 10⁹/l": "×10^9/l", "x10⁹/l": "×10^9/l", "x 10⁹/l": "×10^9/l", "10⁹/l": "×10^9/l",
     "x 10^12/l": "×10^12/l", "× 10^12/l": "×10^12/l", "×10¹²/l": "×10^12/l", "× 10¹²/l": "×10^12/l",
     "x10¹²/l": "×10^12/l", "x 10¹²/l": "×10^12/l", "10¹²/l": "×10^12/l", "iu/ml": "iu/ml", "kpa": "kpa", "mg/g": "mg/g", "mg/mmol": "mg/mmol", "mmol/mol": "mmol/mol",
@@ -44,6 +45,12 @@ _GENERIC: dict[tuple[str, str], float] = {
     ("×10^9/l", "/µl"): 1000.0,
     ("mmol/l", "mmol/l"): 1.0,
     ("kpa", "mmhg"): 7.50062,
+    # volumes and masses written in another decimal unit ("1450 mL" = "1.45 L")
+    ("ml", "l"): 0.001,
+    ("µg", "mg"): 0.001,
+    ("mg", "g"): 0.001,
+    ("g", "kg"): 0.001,
+    ("min", "h"): 1 / 60,
 }
 # Analyte-specific mass <-> molar conversions (multiply mmol/l or µmol/l to get mg/dl).
 _ANALYTE: dict[str, tuple[str, float]] = {
@@ -69,7 +76,7 @@ _UNIT_PATTERN = "|".join(
     sorted((re.escape(u) for u in set(_UNIT_ALIASES) | set(_UNIT_ALIASES.values())), key=len, reverse=True)
 )
 QUANTITY_RE = re.compile(
-    r"(?<![\w.,])(?<!\d/)(?P<num>[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?:\s*(?:-|–|to)\s*(?P<num2>\d+(?:\.\d+)?))?"
+    r"(?:(?<=\bq)|(?<![\w.,]))(?<!\d/)(?P<num>[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?:\s*(?:-|–|to)\s*(?P<num2>\d+(?:\.\d+)?))?"
     r"\s*(?P<unit>" + _UNIT_PATTERN + r")?(?![\w/])",
     re.IGNORECASE,
 )
@@ -208,8 +215,19 @@ def same_value(
     conv = value if unit is None else convert(value, unit, ref_unit, analyte)
     if conv is None:
         return False
+    if unit is None or normalize_unit(unit) == normalize_unit(ref_unit):
+        # Same unit: only rounding to the precision written is allowed, so a transposed or
+        # misquoted value ("421" for 412, "186" for 168) is not the same number.
+        return abs(conv - ref_value) <= max(_half_last_digit(value), 0.005 * abs(ref_value))
     scale = max(abs(ref_value), 1e-9)
     return abs(conv - ref_value) <= max(rel_tol * scale, 0.051 if abs(ref_value) < 10 else 0.5)
+
+
+def _half_last_digit(value: float) -> float:
+    """Half a unit of the last digit written ("6.1" -> 0.05, "412" -> 0.5)."""
+    text = f"{value:.6f}".rstrip("0").rstrip(".")
+    decimals = len(text.split(".")[1]) if "." in text else 0
+    return 0.5 * 10 ** (-decimals) + 1e-9
 
 
 def looks_like_non_claim(text: str, q: Quantity) -> bool:
