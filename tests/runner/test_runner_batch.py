@@ -8,6 +8,7 @@ import signal
 import subprocess
 import time
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from conftest import medgym_cmd, run_cli
@@ -107,17 +108,46 @@ def _count_lines(path):
     return len(path.read_bytes().splitlines()) if path.exists() else 0
 
 
-def test_sigkill_midway_then_resume_gives_exact_set(tmp_path):
-    out = tmp_path / "killed"
-    args = ["run", "--out", str(out), "--agents", "careful", "--concurrency", "4", "--no-report", "--no-progress"]
-    proc = subprocess.Popen(medgym_cmd(*args), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    results = out / "results.jsonl"
-    deadline = time.time() + 240
-    while _count_lines(results) < 40 and time.time() < deadline and proc.poll() is None:
+def _start_and_wait_for_lines(args: list[str], results, n: int, timeout_s: float = 240, **popen_kw):
+    """Start ``medgym ARGS`` and return once ``results`` has ``n`` lines (the run still going)."""
+    proc = subprocess.Popen(medgym_cmd(*args), stderr=subprocess.PIPE, **popen_kw)
+    deadline = time.time() + timeout_s
+    while _count_lines(results) < n and time.time() < deadline and proc.poll() is None:
         time.sleep(0.05)
-    assert proc.poll() is None, "run finished before it could be killed; grow the grid"
+    assert proc.poll() is None, "run finished before it could be stopped; grow the grid"
+    return proc
+
+
+def _processes_mentioning(text: str) -> list[int]:
+    """Live processes whose command line contains ``text`` (forked workers share the parent's)."""
+    pids = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                if text in (d / "cmdline").read_bytes().decode(errors="replace"):
+                    pids.append(int(d.name))
+            except OSError:
+                continue
+    return pids
+
+
+def _assert_no_survivors(out, wait_s: float = 10) -> None:
+    deadline = time.time() + wait_s
+    while _processes_mentioning(str(out)) and time.time() < deadline:
+        time.sleep(0.1)
+    assert _processes_mentioning(str(out)) == [], "worker processes outlived the run"
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_sigkill_midway_then_resume_gives_exact_set(tmp_path, workers):
+    out = tmp_path / "killed"
+    args = ["run", "--out", str(out), "--agents", "careful", "--concurrency", "4", "--workers", workers,
+            "--no-report", "--no-progress"]  # fmt: skip
+    results = out / "results.jsonl"
+    proc = _start_and_wait_for_lines(args, results, 40, stdout=subprocess.DEVNULL)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
+    _assert_no_survivors(out)  # forked workers die with the run (no orphan keeps calling an endpoint)
     raw = results.read_bytes()
     complete = raw.splitlines(keepends=True)
     for line in complete:  # every terminated line is valid JSON; at most the last one is unterminated
@@ -135,22 +165,23 @@ def test_sigkill_midway_then_resume_gives_exact_set(tmp_path):
     assert len(keys) == len(set(keys)), "an episode was written twice"
 
 
-def test_ctrl_c_stops_cleanly_and_keeps_results(tmp_path):
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_stops_cleanly_and_keeps_results(tmp_path, workers):
     with FakeOpenAIServer(default_reply="Final diagnosis: unclear.", latency_s=0.15) as srv:
         out = tmp_path / "interrupted"
         args = ["run", "--out", str(out), "--agents", "llm", "--model", "fake", "--base-url", srv.base_url,
-                "--cases", ",".join(CASES), "--concurrency", "2", "--no-report", "--no-progress"]  # fmt: skip
-        proc = subprocess.Popen(medgym_cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        results = out / "results.jsonl"
-        deadline = time.time() + 120
-        while _count_lines(results) < 3 and time.time() < deadline and proc.poll() is None:
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGINT)
+                "--cases", ",".join(CASES), "--concurrency", "4", "--workers", workers, "--no-report",
+                "--no-progress"]  # fmt: skip
+        # its own process group, so SIGINT reaches the run and its workers as a terminal's Ctrl-C would
+        proc = _start_and_wait_for_lines(args, out / "results.jsonl", 3, stdout=subprocess.PIPE, text=True,
+                                         start_new_session=True)  # fmt: skip
+        os.killpg(proc.pid, signal.SIGINT)
         _, err = proc.communicate(timeout=60)
         assert proc.returncode == 130, err
         assert "interrupted" in err and "Traceback" not in err
         kept = read_results(out)
         assert len(kept) >= 3 and all(r["status"] == "ok" for r in kept.values())
+        _assert_no_survivors(out)
         res = run_cli(*args)
         assert res.returncode == 0, res.stderr
         assert len(read_results(out)) == len(CASES) * 8

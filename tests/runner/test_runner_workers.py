@@ -1,20 +1,19 @@
-"""Sharding a run over worker processes: same results, same guarantees (kill -9, Ctrl-C, limits)."""
+"""Sharding a run over worker processes: same results, bounded worker count, shared-out limits.
+
+kill -9 and Ctrl-C with workers are in test_runner_batch.py (parametrized over the worker count).
+"""
 
 from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
-from conftest import medgym_cmd, run_cli
+from conftest import run_cli
 
 from medgym.knowledge_base.case_bank import default_bank
 from medgym.llm import limits as llm_limits
-from medgym.llm.fake_server import FakeOpenAIServer
 from medgym.runner import RunConfig, build_grid, read_results, run_batch
 from medgym.runner.grid import longest_first
 from medgym.runner.workers import effective_workers, fork_available
@@ -87,71 +86,3 @@ def test_process_share_splits_endpoint_limits():
         llm_limits._process_share = saved
         llm_limits.reset_limits(endpoint)
         llm_limits.reset_limits(endpoint + "/other")
-
-
-def _count_lines(path: Path) -> int:
-    return len(path.read_bytes().splitlines()) if path.exists() else 0
-
-
-def _processes_mentioning(text: str) -> list[int]:
-    pids = []
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                if text in (d / "cmdline").read_bytes().decode(errors="replace"):
-                    pids.append(int(d.name))
-            except OSError:
-                continue
-    return pids
-
-
-def test_sigkill_of_a_sharded_run_leaves_no_orphans_and_resumes_exactly(tmp_path):
-    out = tmp_path / "killed-workers"
-    args = ["run", "--out", str(out), "--agents", "careful", "--concurrency", "4", "--workers", "2",
-            "--no-report", "--no-progress"]  # fmt: skip
-    proc = subprocess.Popen(medgym_cmd(*args), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    results = out / "results.jsonl"
-    deadline = time.time() + 240
-    while _count_lines(results) < 40 and time.time() < deadline and proc.poll() is None:
-        time.sleep(0.05)
-    assert proc.poll() is None, "run finished before it could be killed; grow the grid"
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
-    deadline = time.time() + 10
-    while _processes_mentioning(str(out)) and time.time() < deadline:
-        time.sleep(0.1)
-    assert _processes_mentioning(str(out)) == [], "worker processes outlived the killed run"
-    for line in results.read_bytes().splitlines(keepends=True):
-        if line.endswith(b"\n"):
-            json.loads(line)
-    res = run_cli(*args)
-    assert res.returncode == 0, res.stderr
-    keys = [json.loads(x)["key"] for x in results.read_text().splitlines()]
-    expected = {f"{c}|{cond}|careful|s0|r0" for c in default_bank().ids()
-                for cond in ("baseline", "O", "I", "D", "O+I", "O+D", "I+D", "O+I+D")}  # fmt: skip
-    assert set(keys) == expected and len(keys) == len(set(keys))
-
-
-def test_ctrl_c_of_a_sharded_run_keeps_results_and_exits_130(tmp_path):
-    with FakeOpenAIServer(default_reply="Final diagnosis: unclear.", latency_s=0.15) as srv:
-        out = tmp_path / "interrupted-workers"
-        args = ["run", "--out", str(out), "--agents", "llm", "--model", "fake", "--base-url", srv.base_url,
-                "--cases", ",".join(CASES), "--concurrency", "4", "--workers", "2", "--no-report",
-                "--no-progress"]  # fmt: skip
-        # a new process group, as a terminal would send SIGINT to the run and its workers alike
-        proc = subprocess.Popen(medgym_cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                start_new_session=True)  # fmt: skip
-        results = out / "results.jsonl"
-        deadline = time.time() + 120
-        while _count_lines(results) < 3 and time.time() < deadline and proc.poll() is None:
-            time.sleep(0.05)
-        os.killpg(proc.pid, signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-        assert proc.returncode == 130, err
-        assert "interrupted" in err and "Traceback" not in err
-        kept = read_results(out)
-        assert len(kept) >= 3 and all(r["status"] == "ok" for r in kept.values())
-        assert _processes_mentioning(str(out)) == []
-        res = run_cli(*args)
-        assert res.returncode == 0, res.stderr
-        assert len(read_results(out)) == len(CASES) * 8
