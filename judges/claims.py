@@ -223,6 +223,19 @@ _IMPERATIVE_START = re.compile(
     r"admit|treat|keep|aim|prescribe|monitor|escalate|resuscitate|transfuse|replace|correct)\b",
     re.I,
 )
+_DOSE_BEFORE = re.compile(
+    r"\b(?:fluids?|infusion|bolus(?:es)?|saline|crystalloids?|Hartmann'?s|oxygen|O2|dose|dosing|"
+    r"(?:infusion|fluid|drip)\s+rate)\s+"
+    r"(?:\w+\s+){0,1}(?:at|of)\s+(?:about\s+|around\s+)?$",
+    re.I,
+)
+# "so no antibiotics", "rather than methotrexate", "instead of oral therapy": a decision about
+# treatment, not a statement about the patient.
+_MANAGEMENT_CHOICE = re.compile(
+    r"(?:\b(?:so|therefore|hence|thus)\s+no\s+|\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|"
+    r"no\s+need\s+for|no\s+indication\s+for|not\s+(?:needing|requiring))\s+(?:\w+\s+){0,2})$",
+    re.I,
+)
 _DOSE_AFTER = re.compile(
     r"^\s*(?:[\w/%°µ.]+\s+)?(?:(?:high[\s-]flow|supplemental|humidified)\s+)?(?:O2|oxygen|saline|dextrose|"
     r"fluids?|bolus|boluses|crystalloid|Hartmann'?s|infusion|via|stat)\b",
@@ -238,6 +251,8 @@ def _blocked(
         return "recommendation (the sentence is an order)"
     if numeric and _DOSE_AFTER.match(text[end : end + 40]):
         return "treatment dose"
+    if numeric and _DOSE_BEFORE.search(text[max(0, pos - 40) : pos]):
+        return "treatment rate or dose"  # "fluids at 250 mL/h", "a bolus of 500 mL"
     c0, c1 = clause_bounds(text, pos)
     before = text[c0:pos]
     clause = text[c0:c1]
@@ -248,6 +263,8 @@ def _blocked(
         return "conditional"
     if _CLAIM_HEDGE.search(before):
         return "hedged"
+    if _MANAGEMENT_CHOICE.search(before) and not numeric:
+        return "management choice (what to give or not give), not a patient fact"
     if GENERIC_RX.search(clause):
         return "general knowledge"
     if MISSING_RX.search(_sub_sentence(text, pos)):
@@ -390,6 +407,12 @@ def _attach(
             m[0] >= prior[-1].end and m[1] <= q.start for m in mentions
         ):
             return previous[prior[-1].start]
+    # "12 days after returning from Ghana", "3 weeks since the trip": the time belongs to the event after it
+    tail = re.match(r"\s*(?:ago\s+)?(?:after|since|following|before|post)\s+", text[q.end : q.end + 25], re.I)
+    if tail and q.unit in ("h", "d", "wk", "y", "min"):
+        for s, _e, item, kind in mentions:
+            if q.end + tail.end() <= s <= q.end + tail.end() + 25 and (compatible is None or compatible(item, q)):
+                return item, kind
     best = None
     for _s, e, item, kind in mentions:
         if compatible is not None and not compatible(item, q):
@@ -460,6 +483,8 @@ _ANTONYM_PAIRS = [
     ("dilated", "constricted"), ("distended", "flat"), ("pale", "flushed"), ("tender", "non-tender"),
     ("bilateral", "unilateral"), ("clear", "cloudy"), ("clear", "turbid"), ("alert", "drowsy"),
     ("orientated", "confused"), ("oriented", "confused"),
+    # partial for complete: "reduced flow" where the report says the flow is absent
+    ("reduced", "absent"), ("diminished", "absent"), ("decreased", "absent"),
 ]
 _ANTONYMS = _ANTONYM_PAIRS + [(b, a) for a, b in _ANTONYM_PAIRS]
 
@@ -498,6 +523,27 @@ def _template_keywords(statement: str, fact: Fact) -> set[str]:
     generic = {"addend", "outsid", "report", "result", "labora", "phoned", "throug", "letter", "radiol",
                "shows", "with", "from", "which", "that", "this", "their", "there", "note", "record"}
     return words - fact_words - generic
+
+
+_VITAL_UNITS = {"°c", "°f", "mmhg", "/min"}
+_GESTATION_AFTER = re.compile(
+    r"^\s*(?:weeks?|wks?|days?)?'?s?\s*(?:pregnant|(?:of\s+)?gestation|by\s+(?:dates|her\s+LMP)|of\s+amenorrh\w*|"
+    r"since\s+(?:her\s+)?(?:LMP|last\s+(?:menstrual\s+)?period))\b",
+    re.I,
+)
+_TEST_WORDS = {
+    "examination", "exam", "test", "tests", "scan", "ultrasound", "doppler", "imaging", "film", "findings",
+    "result", "results", "level", "count", "study", "screen", "panel", "report", "signs", "sign",
+}
+_CRITERION = re.compile(
+    r"\b(?:criteri(?:on|a)|threshold|cut-?off|defin(?:es|ed|ition)|meets?|qualifies|guidelines?)\b", re.I
+)
+# Facts that ARE a point or span of time: a duration said of them is their value, not an attribute
+# ("LMP 6 weeks ago", "7 weeks of amenorrhoea", "gestation 34 weeks").
+_TIME_VALUED_FACT = re.compile(
+    r"\b(?:last\s+(?:normal\s+)?(?:menstrual\s+)?period|LMP|amenorrh\w*|gestation\w*|date|duration)\b", re.I
+)
+_NUMBER_LINK = re.compile(r"\s*(?:at|of|to|with|:|\(|=)?\s*(?:a|an|the)?\s*", re.I)
 
 
 class ClaimExtractor:
@@ -628,6 +674,7 @@ class ClaimExtractor:
                 seg.start <= a < seg.end for a, _ in dx_spans
             ) or seg.section in ("evidence", "diagnosis")
             numeric_items: set[str] = set()
+            time_valued: set[str] = set()
             # ---- numeric claims
             attached: dict[int, tuple[str, str] | None] = {}
             quoted = _quoted_source(text, tc)
@@ -639,8 +686,12 @@ class ClaimExtractor:
                 if c is not None:
                     claims.append(c)
                     f = self.know.matcher.facts.get(c.item)
-                    if f is None or f.value is not None or (
+                    if f is not None and f.value is None and _TIME_VALUED_FACT.search(f.name):
+                        time_valued.add(c.item)  # "7 weeks of amenorrhoea": the weeks are the LMP itself
+                        numeric_items.add(c.item)
+                    elif f is None or f.value is not None or (
                         not _is_attribute_number(text, q) and _directly_attached(text, q, c.item, mentions)
+                        and f.category != FactCategory.imaging  # "CBD 8 mm" leaves the report's findings as claims
                     ):
                         numeric_items.add(c.item)  # the number is the claim about that item
             # ---- a diagnosis claimed as past history ("known hepatitis B", "previous episode of X")
@@ -650,9 +701,37 @@ class ClaimExtractor:
                     claims.append(c)
             # ---- factual claims: one per sentence per item
             done: set[str] = set()
+            claimed_spans: set[tuple[int, int]] = set()
             for s, e, item, kind, neg in mentions:
                 if item in done or item in numeric_items:
                     continue
+                if any(s2 == s and e2 == e and i2 in numeric_items for s2, e2, i2, _k2, _n2 in mentions):
+                    continue  # "a fever of 39.4": the word gave its number to another fact it names
+                if (s, e) in claimed_spans:
+                    continue  # one word naming two facts makes one claim
+                if kind == "finding" and any(
+                    c.kind == "factual" and c.span.start <= seg.start + s < c.span.end for c in claims[first_new:]
+                ):
+                    continue  # a general word inside a case-fact claim ("the scan shows no intrauterine pregnancy")
+                if any(
+                    c.kind == "numeric" and (
+                        getattr(self.know.matcher.facts.get(c.item), "value", None) is not None
+                        or c.item in time_valued or (
+                            normalize_unit(c.unit) not in ("h", "d", "wk", "y", "min")
+                            and not TIME_UNIT_AFTER_RX.match(text[c.span.end - seg.start : c.span.end - seg.start + 20])
+                        )
+                    )
+                    and 0 <= c.span.start - seg.start - e <= 16 and _NUMBER_LINK.fullmatch(
+                        text[e : c.span.start - seg.start]
+                    )
+                    for c in claims[first_new:]
+                ):
+                    continue  # "febrile at 38.1 °C", "tachycardic at 104": the number is the claim
+                same = [i2 for s2, e2, i2, _k2, _n2 in mentions if s2 == s and e2 == e and i2 != item]
+                if same and getattr(self.know.matcher.facts.get(item), "value", None) is not None and any(
+                    getattr(self.know.matcher.facts.get(i2), "value", 1) is None for i2 in same
+                ):
+                    continue  # without a number, "fever" is the symptom, not the measured temperature
                 if any(a <= seg.start + s < b for a, b in dx_spans) and not (
                     neg and item in self.know.matcher.facts and _DIRECT_NEGATION.search(text[max(0, s - 25) : s])
                 ):
@@ -674,6 +753,7 @@ class ClaimExtractor:
                 c = self._factual(tc, seg, s, e, item, kind, neg, premise, next_id + len(claims), dx_local)
                 if c is not None:
                     done.add(item)
+                    claimed_spans.add((s, e))
                     claims.append(c)
                     # the claim covers every mention of the same item in its stretch of the sentence
                     # ("Ultrasound: target sign, preserved Doppler flow")
@@ -743,11 +823,27 @@ class ClaimExtractor:
 
     def _unit_ok(self, item: str, q: Quantity) -> bool:
         f = self.know.matcher.facts.get(item)
-        if f is None or f.value is None or q.unit is None:
+        if f is None or q.unit is None:
             return True
         if q.unit in ("h", "d", "wk", "y", "min"):
             return True  # durations are handled separately
+        if f.value is None:
+            # a fact without a value takes a number only in a unit its statement uses ("CBD 8 mm" in
+            # the ultrasound report), never a temperature or a lab unit it does not mention
+            if normalize_unit(q.unit) in _VITAL_UNITS:
+                units = {normalize_unit(x.unit) for x in find_quantities(f.statement) if x.unit}
+                return normalize_unit(q.unit) in units
+            return True
         return unit_compatible(q.unit, f)
+
+    def _unit_owner(self, q: Quantity) -> tuple[str, str] | None:
+        """The one case fact measured in a vital-sign unit (°C, °F, mmHg, /min) a number carries."""
+        u = normalize_unit(q.unit)
+        if u not in _VITAL_UNITS:
+            return None
+        owners = [f.id for f in self.know.case.facts if f.value is not None and f.unit and unit_compatible(q.unit, f)
+                  and normalize_unit(f.unit) in _VITAL_UNITS]
+        return (owners[0], "fact") if len(owners) == 1 else None
 
     def _finding_of_other_test(self, text: str, s: int, e: int, item: str, mentions) -> bool:
         if not FINDING_RX.search(text[s:e]):
@@ -771,7 +867,12 @@ class ClaimExtractor:
             return None
         if re.search(r"[<>≤≥]\s*$", pre) and re.search(r"\b(?:normal|ref|ULN|target|aim)\b", pre, re.I):
             return None
+        if (THRESHOLD_ABOVE_RX.search(pre[-14:]) or THRESHOLD_BELOW_RX.search(pre[-14:])) and _CRITERION.search(text):
+            return None  # "a parasitaemia above 10% meets the WHO criterion": a definition, not a value
         ment = [(s, e, item, kind) for s, e, item, kind, _n in mentions if kind != "finding"]
+        # a word naming two facts ("fever": the temperature and the rigors history) gives a number to
+        # the one that holds a value
+        ment.sort(key=lambda m: (m[0], m[1], 0 if getattr(self.know.matcher.facts.get(m[2]), "value", None) is not None else 1))
         att = _attach(text, q, qs, ment, attached, self._unit_ok)
         if _AGE_AFTER.match(text[q.end : q.end + 15]) or _AGE_BEFORE.search(text[max(0, q.start - 8) : q.start]):
             att = None  # the patient's age, checked against the context like any unattached number
@@ -779,6 +880,20 @@ class ClaimExtractor:
             f_att = self.know.matcher.facts.get(att[0])
             if f_att is not None and f_att.value is not None and normalize_unit(f_att.unit) not in ("h", "d", "wk", "y"):
                 att = None  # "18 months ago" is a time, not the glucose value
+        if att is None and q.unit is not None:
+            att = self._unit_owner(q)  # "afebrile at 36.9 °C": only the temperature is measured in °C
+        if _GESTATION_AFTER.match(text[q.end : q.end + 40]) and (
+            normalize_unit(q.unit) in ("wk", "d") or TIME_UNIT_AFTER_RX.match(text[q.end : q.end + 20])
+        ):
+            # "about 5 weeks pregnant by dates", "7 weeks' gestation": the case's time-valued fact
+            owners = [f.id for f in self.know.case.facts if f.value is None and _TIME_VALUED_FACT.search(f.name)]
+            if len(owners) == 1:
+                att = (owners[0], "fact")
+        if att is None and attached and FOLD_AFTER_RX.match(text[q.end : q.end + 25]):
+            # "lipase 2840 U/L, roughly 47× the upper limit": the multiple belongs to the value before it
+            prior = [o for o in qs if o.end <= q.start and q.start - o.end <= 30]
+            if prior and attached.get(prior[-1].start):
+                att = attached[prior[-1].start]
         if attached is not None:
             attached[q.start] = att
         after = text[q.end : q.end + 25]
@@ -1084,6 +1199,9 @@ class ClaimExtractor:
             return f"the released statement negates {f.name}"
         if not present and f.category not in OBJECTIVE_CATEGORIES:
             return f"denies {f.name}, which the case states"
+        if not present and mention and self._statement_reports(f, mention):
+            # "no adnexal tenderness" where the examination found a tender adnexa
+            return f"denies '{mention}', which the released {f.name} statement reports"
         at = clause.lower().find(mention.lower()) if mention else -1
         for kw in self._neg_kw.get(f.id, ()):
             for m in re.finditer(rf"\b{re.escape(kw)}\w*", clause, re.I):
@@ -1094,6 +1212,21 @@ class ClaimExtractor:
                 if not mention_negated(clause, m.start(), m.end()):
                     return f"asserts '{m.group(0)}', which the released {f.name} statement negates"
         return None
+
+    def _statement_reports(self, f: Fact, mention: str) -> bool:
+        """Whether a released objective fact's statement reports, un-negated, the specific finding a
+        mention names (every content word of the mention, by its first five letters); test names
+        ("pelvic examination", "Doppler") never count."""
+        name_words = {w[:5] for w in re.findall(r"[a-z]{4,}", f.name.lower())}
+        words = [w for w in re.findall(r"[a-z]{4,}", mention.lower()) if w not in _TEST_WORDS]
+        if not words or all(w[:5] in name_words for w in words):
+            return False
+        stmt = f.statement
+        for w in words:
+            hits = [m for m in re.finditer(rf"\b{re.escape(w[:5])}\w*", stmt, re.I)]
+            if not hits or all(mention_negated(stmt, m.start(), m.end()) for m in hits):
+                return False
+        return True
 
     def _check_fact(
         self, tc: TurnContext, clause: str, mention: str, item: str, kind: str, present: bool, sentence: str = ""

@@ -108,6 +108,13 @@ def _dx_variants(name: str) -> list[str]:
     return out
 
 
+_GENERIC_DX_HEADS = {
+    "disease", "syndrome", "infection", "disorder", "failure", "fever", "pregnancy", "injury", "deficiency",
+    "reaction", "poisoning", "toxicity", "overdose", "obstruction", "bleeding", "haemorrhage", "hemorrhage",
+    "cancer", "carcinoma", "tumour", "tumor", "lesion", "anaemia", "anemia", "attack", "event", "embolism",
+}
+
+
 @dataclass
 class CaseKnowledge:
     """Per-case structures shared by every trajectory of the case."""
@@ -128,6 +135,27 @@ class CaseKnowledge:
     def build(cls, case: Case) -> CaseKnowledge:
         dxs = [case.gold.diagnosis, *case.gold.differential]
         items = [(d.name, "diagnosis", [v for n in d.all_names for v in _dx_variants(n)]) for d in dxs]
+        # the head noun of a canonical name stands for it when no other diagnosis name ends with it
+        # ("torsion" for "left testicular torsion"; not "pancreatitis" when both a gallstone and an
+        # alcohol-induced pancreatitis are listed: the cause then decides)
+        lasts = [
+            [] if re.search(r"\b(?:with|and|of|due|secondary)\b", d.name, re.I)
+            else re.findall(r"[A-Za-z][A-Za-z\-]*", d.name.lower())[-1:]
+            for d in dxs
+        ]
+        fact_names = {n.lower() for f in case.facts for n in f.all_names}
+        names_taken = {v.lower() for _n, _k, vs in items for v in vs}
+        for k in range(len(dxs)):
+            if not lasts[k]:
+                continue
+            head = lasts[k][0]
+            if (
+                len(head) >= 6 and head not in _GENERIC_DX_HEADS and head not in names_taken
+                and sum(1 for x in lasts if x and x[0] == head) == 1
+                and head not in fact_names
+                and not general_lexicon()[0].find(head)
+            ):
+                items[k][2].append(head)
         acr = set()
         for step in case.gold.next_steps:
             acr.update(w for w in re.findall(r"\b[A-Z][A-Za-z0-9]{1,7}\b", step) if sum(ch.isupper() for ch in w) >= 2)
@@ -160,7 +188,7 @@ _GENERIC_HEADS = {
 }
 
 
-_MODALITY_RX = re.compile(r"\b(CT|MRI|ultrasound|X-ray)\b", re.I)
+_MODALITY_RX = re.compile(r"\b(CT|MRI|ultrasound|X-ray|Doppler|echocardiogram|endoscopy)\b", re.I)
 
 
 def _head_lexicon(case: Case) -> Lexicon | None:
@@ -183,6 +211,13 @@ def _head_lexicon(case: Case) -> Lexicon | None:
                 tail = " ".join(ws[-k:]).lower()
                 if len(tail) >= 8 and f.id not in heads.get(tail, []):
                     heads.setdefault(tail, []).append(f.id)
+    # "X exam" is the usual short form of "X examination" ("scrotal exam", "abdominal exam")
+    for f in case.facts:
+        for name in f.all_names:
+            if re.search(r"\bexamination\b", name, re.I):
+                short = re.sub(r"\bexamination\b", "exam", name, flags=re.I).lower()
+                if f.id not in heads.get(short, []):
+                    heads.setdefault(short, []).append(f.id)
     taken = {n.lower() for f in case.facts for n in f.all_names}
     # a bare imaging modality ("CT", "MRI", "CT/MRI") names the case's only imaging fact that uses it
     modality_owner: dict[str, set[str]] = {}
@@ -228,6 +263,11 @@ _STANDARD_ABBREVIATIONS: dict[str, list[str]] = {
     "glucose": ["BM", "CBG"],
     "peaked t waves": ["peaked Ts", "tented T waves", "tall T waves"],
     "ultrasound": ["USS", "US scan", "sono"],
+    "bilirubin": ["bili", "T bili", "tbili"],
+    "blood group": ["RhD negative", "RhD positive", "Rh negative", "Rh positive", "rhesus negative",
+                    "rhesus positive", "Rh-negative", "Rh-positive", "RhD-negative", "RhD-positive"],
+    "parasitaemia": ["parasitemia"],
+    "parasitemia": ["parasitaemia"],
     "abdominal x-ray": ["AXR"],
     "chest x-ray": ["CXR"],
 }

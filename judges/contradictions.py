@@ -23,6 +23,11 @@ from medgym.text.numbers import find_quantities, same_value
 _BACKREF = re.compile(r"^(?:this|that|these|those|it|the\s+(?:new|latest|outside|injected|reported)\b|such)", re.I)
 
 
+# A request to repeat or confirm must be about the item: in a list ("A, B, repeat C") it counts only
+# in the piece that names the item.
+_LIST_PIECE = re.compile(r"[;,]\s+(?=[^,;]*\b(?:repeat|recheck|re-?check|retest|re-?test|confirm|verify)\b)|;\s+", re.I)
+
+
 def _cue(text: str) -> re.Match[str] | None:
     for rx in (CONFLICT_RX, CONFIRM_REQUEST_RX):
         for m in rx.finditer(text):
@@ -66,6 +71,10 @@ def contradiction_decisions(
                 if not names_item(seg.text):
                     continue
                 cue = _cue(seg.text)
+                if cue is not None and cue.re is CONFIRM_REQUEST_RX and not any(
+                    names_item(piece) and _cue(piece) is not None for piece in _LIST_PIECE.split(seg.text)
+                ):
+                    cue = None  # "alcohol liaison referral, repeat LFTs": the repeat is for another item
                 if cue is not None:
                     found = (tc.index, seg, f"names {tmpl.item} with cue '{cue.group(0)}'")
                     break

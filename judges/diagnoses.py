@@ -121,6 +121,14 @@ _TEST_AFTER = re.compile(
 )
 
 
+# Protection talk names a diagnosis without taking a stance on it for this patient.
+_NOT_A_STANCE_BEFORE = re.compile(
+    r"\b(?:protect(?:s|ed|ion|ive)?|prophylaxis|immuni[sz]\w*|vaccinat\w*|guard(?:s|ed)?)\s+(?:\w+\s+){0,2}?"
+    r"against\s+(?:\w+\s+){0,2}$",
+    re.I,
+)
+
+
 def _role(know: CaseKnowledge, name: str) -> str:
     if name == know.gold:
         return "gold"
@@ -212,6 +220,8 @@ def reply_diagnoses(
                 continue  # what a letter or report says, not the agent's own hypothesis
             if _TEST_AFTER.match(text[e : e + 20]):
                 continue  # a test named after the disease ("viral hepatitis screen")
+            if _NOT_A_STANCE_BEFORE.search(text[max(0, s - 50) : s]):
+                continue  # "an IUD does not protect against ectopic implantation": risk talk, not a stance
             for name, _kind in hits:
                 is_final = final_line and not seen_final
                 stance = _stance(text, s, e, seg, is_final, n_dx)
@@ -247,7 +257,81 @@ def reply_diagnoses(
                         ),
                     )
                 )
+    named = {m.name for _, m in mentions if m.stance != "excluded"}
+    for pos, m in _syndrome_cause_mentions(segments, fact_spans, know, turn):
+        if m.name not in named:
+            mentions.append((pos, m))
+            named.add(m.name)
     return _leading(turn, [m for _, m in sorted(mentions, key=lambda x: x[0])], reply, boosted)
+
+
+_AETIOLOGY_CUE = re.compile(
+    r"\b(?:cause[sd]?|aetiolog\w*|etiolog\w*|secondary\s+to|due\s+to|induced|related|origin|driven|source)\b", re.I
+)
+_CAUSE_BEFORE = re.compile(
+    r"\b(?:cause|aetiology|etiology)\b[^,;.]{0,30}$|\b(?:due|secondary)\s+to\s+(?:\w+\s+)?$", re.I
+)
+_GENERIC_DX_WORDS = {"acute", "chronic", "left", "right", "bilateral", "severe", "mild", "induced", "related", "due",
+                     "secondary", "associated", "primary", "with", "from", "type", "the", "and", "disease"}
+
+
+def _syndrome_cause_mentions(
+    segments: list[Segment], fact_spans: list[list[tuple[int, int]]], know: CaseKnowledge, turn: int
+) -> list[tuple[int, DiagnosisMention]]:
+    """Diagnoses that differ only by their cause ("gallstone" vs "alcohol-induced" pancreatitis)
+    named in two parts: the shared syndrome word somewhere in the reply, and a cause word of one
+    of them in an aetiology context ("acute pancreatitis, most likely biliary", "I favour a
+    gallstone aetiology"). The stance is read at the cause word."""
+    dxs = list(know.diagnoses.values())
+    heads: dict[str, list[str]] = {}
+    for d in dxs:
+        w = re.findall(r"[a-z]+", d.name.lower())
+        if w:
+            heads.setdefault(w[-1], []).append(d.name)
+    shared = {h: names for h, names in heads.items() if len(names) > 1 and len(h) >= 6}
+    if not shared:
+        return []
+    reply_text = " ".join(seg.text for seg in segments).lower()
+    out: list[tuple[int, DiagnosisMention]] = []
+    for head, names in shared.items():
+        if not re.search(rf"\b{re.escape(head)}\b", reply_text):
+            continue
+        words: dict[str, set[str]] = {}
+        for d in dxs:
+            for n in d.all_names:
+                for w in re.findall(r"[a-z]+", n.lower()):
+                    if len(w) >= 5 and w not in _GENERIC_DX_WORDS and w != head:
+                        words.setdefault(w[:6], set()).add(d.name)
+        cause = {stem: next(iter(owners)) for stem, owners in words.items() if len(owners) == 1 and next(
+            iter(owners)) in names}
+        if not cause:
+            continue
+        rx = re.compile(r"\b(" + "|".join(re.escape(c) for c in cause) + r")[a-z]*", re.I)
+        for seg, fspans in zip(segments, fact_spans, strict=True):
+            text = seg.text
+            in_context = re.search(rf"\b{re.escape(head)}\b", text, re.I) or _AETIOLOGY_CUE.search(text)
+            if not in_context:
+                continue
+            dx_hit_spans = [(a, b) for a, b, _h in know.dx_lexicon.find(text)]
+            for m in rx.finditer(text):
+                if any(a <= m.start() < b for a, b in dx_hit_spans) or _NOT_A_STANCE_BEFORE.search(
+                    text[max(0, m.start() - 50) : m.start()]
+                ):
+                    continue  # a full diagnosis name, read (or skipped) by the main rule
+                if any(fs <= m.start() and m.end() <= fe for fs, fe in fspans) and not _CAUSE_BEFORE.search(
+                    text[: m.start()]
+                ):
+                    continue  # part of a fact name ("gallstones on ultrasound"), unless named as the cause
+                name = cause[m.group(1).lower()[:6]]
+                stance = _stance(text, m.start(), m.end(), seg, False)
+                if stance in ("definitive",) and HEDGE_DX_DOWNGRADE_RX.search(text):
+                    stance = "probable"
+                out.append((seg.start + m.start(), DiagnosisMention(
+                    name=name, role=_role(know, name), stance=stance,  # type: ignore[arg-type]
+                    span=Span(turn=turn, text=m.group(0), start=seg.start + m.start(), end=seg.start + m.end()),
+                )))
+                break
+    return out
 
 
 def _other_diagnosis(

@@ -84,7 +84,7 @@ _FAMILY_HISTORY = re.compile(r"\bfamily\s+history\s+of\s+[^,.;?]*", re.I)
 # an earlier value of the same measurement was released ("serial FVC every 4-6 hours").
 _SERIAL = re.compile(
     r"\b(?:serial|every\s+\d+(?:\s*[–-]\s*\d+)?\s*(?:hours?|hrs?|h|minutes?|mins?|days?)|\d+[-\s]?hourly|"
-    r"(?:in|after)\s+(?:another\s+)?\d+(?:\s*[–-]\s*\d+)?\s*(?:hours?|hrs?|h)|trend(?:ing)?|"
+    r"(?:in|after|at)\s+(?:another\s+)?\d+(?:\s*[–-]\s*\d+)?\s*(?:hours?|hrs?|h)|trend(?:ing)?|"
     r"(?:has|have)\s+(?:he|she|they|the\s+patient)\s+(?:now\s+|since\s+)?developed|since\s+(?:admission|then|"
     r"the\s+last|yesterday|this\s+morning))\b",
     re.I,
@@ -98,7 +98,28 @@ _INVESTIGATION = re.compile(
     r"spirometry|FVC|blood\s+film|smear|urinalysis|dipstick|drug\s+screen|toxicology|PCR|"
     r"(?:stool|urine|blood)\s+samples?|(?:venous\s+|arterial\s+)?blood\s+gas(?:es)?|VBG|ABG|FBC|CBC|"
     r"full\s+blood\s+count|U\s*&\s*Es?|CK|creatine\s+kinase|PSA|contrast\s+(?:study|enema|swallow|meal)|"
-    r"(?:upper|lower)\s+GI\s+\w+|endoscopy|colonoscopy|co-?oximetry|swabs?|screen)\b",
+    r"(?:upper|lower)\s+GI\s+\w+|endoscopy|colonoscopy|co-?oximetry|swabs?|screen|cross-?match(?:ing)?|"
+    r"group\s+and\s+(?:save|screen|cross-?match))\b",
+    re.I,
+)
+# "the examination findings", "exam results", "findings on examination": every examination fact of
+# the case (like a panel name), so a repeat request for them is recognised as asked before.
+_EXAM_FINDINGS = re.compile(
+    r"\b(?:(?:the\s+)?(?:physical\s+|clinical\s+)?exam(?:ination)?\s+(?:findings|results)|findings\s+(?:on|of|from)\s+"
+    r"(?:the\s+)?(?:physical\s+|clinical\s+)?exam(?:ination)?)\b",
+    re.I,
+)
+# Standard history items a clinician asks about whatever the case (fasting status before a
+# procedure, current medications, allergies, menstrual and sexual history, travel, exposures):
+# relevant questions even when the case holds no fact on them.
+_HISTORY_TOPIC = re.compile(
+    r"\b(?:(?:eaten|drunk|eat|drink|ate|drank)\b(?:\s+or\s+(?:drunk|drink|eaten|eat))?(?=[^?.]{0,40}"
+    r"(?:since|last|hours?|today|this\s+morning|midnight|anything))|(?:eaten|drunk)\s+anything|"
+    r"last\s+(?:meal|ate|drink|oral\s+intake)|fasting\s+status|nil\s+by\s+mouth\s+since|"
+    r"(?:regular|current|usual|any)\s+(?:prescribed\s+)?(?:medications?|medicines|drugs|tablets)|"
+    r"(?:taking|take|on)\s+any(?:thing|\s+\w+)?\s*(?:medications?|medicines|drugs|tablets)?|"
+    r"allerg\w*|last\s+(?:menstrual\s+)?period|LMP|menstrual|sexual(?:ly)?\s+(?:history|active|partners?|contacts?)|"
+    r"travel\w*|contraception|contraceptive|smok\w*|alcohol|drink(?:s|ing)\b)",
     re.I,
 )
 STEP_OVERLAP = 2  # content words shared with a gold next step
@@ -136,6 +157,8 @@ def panel_targets(text: str, know: CaseKnowledge) -> set[str]:
                 names = " ".join(f.all_names).lower()
                 if any(re.search(rf"\b{re.escape(m.lower())}\b", names) for m in members):
                     out.add(f.id)
+    if _EXAM_FINDINGS.search(text):
+        out.update(f.id for f in know.case.facts if f.category == FactCategory.exam)
     if _VITALS.search(text):
         out.update(f.id for f in know.case.facts if f.category == FactCategory.vital)
     return out
@@ -152,7 +175,8 @@ _TREATMENT_ORDER = re.compile(
 _TREATMENT = re.compile(
     r"\b(?:O2|oxygen|non-?rebreather|NRB|fluids?|bolus|saline|dextrose|infusion|analgesi\w*|antibiotics?|"
     r"antiemetic|catheter\w*|catheteri[sz]\w*|transfusion|insulin|calcium\s+gluconate|L/min|mL/kg|mg/kg|"
-    r"\d+\s*mg\b|nil\s+by\s+mouth|NBM|NG\s+tube|nasogastric|hyperbaric|enema\s+reduction|surgery|theatre)\b",
+    r"\d+\s*mg\b|nil\s+by\s+mouth|NBM|NG\s+tube|nasogastric|hyperbaric|enema\s+reduction|surgery|theatre|"
+    r"cannul\w*|laparoscop\w*|laparotom\w*|\w+ectomy|\w+opexy|exploration|anti-?D|immunoglobulin)\b",
     re.I,
 )
 # An anaphoric request for what was asked before ("Can we get those urgently?", "Any news on them?")
@@ -184,6 +208,21 @@ _PREVENTIVE_TERMS = {"vaccination"}
 # A condition attached to a request ("... if the ultrasound is non-diagnostic") is not what is asked.
 _CONDITION_TAIL = re.compile(r"\s+\b(?:if|unless|in\s+case|should\s+the|once|when)\b.*$", re.I)
 
+# "She is RhD negative, so anti-D is needed": a stated finding and what follows from it for
+# management, not a request for information.
+_STATED_CONSEQUENCE = re.compile(
+    r"^\W*(?:he|she|they|the\s+patient|his|her|this)\b(?:'s)?[^,;:?]{0,80}?,?\s+(?:so|therefore|hence|and\s+so)\b", re.I
+)
+_PASSIVE_NEED = re.compile(r"^(?:is|are)\s+(?:needed|required|essential|necessary|warranted|indicated)$", re.I)
+
+# "Any episodes of jaundice in the past few months?": past history, not today's measured value.
+_PAST_EPISODES = re.compile(
+    r"\b(?:(?:previous|prior|past|earlier|similar)\s+episodes?|episodes?\s+of\b[^?.]{0,60}\b(?:in\s+the\s+past|"
+    r"before|previously|last\s+(?:few\s+)?(?:weeks|months|years?)|past\s+(?:few\s+)?(?:weeks|months|years?))|"
+    r"ever\s+(?:had|been)|in\s+the\s+past\s+(?:few\s+)?(?:weeks|months|years?))\b",
+    re.I,
+)
+
 _HYPOTHESIS_Q = re.compile(
     r"^\s*(?:could|might|may|can|is|would)\s+(?:this|it|that)\s+(?:be|represent|reflect|indicate)\b"
     r"(?!\s+(?:possible|feasible|helpful|useful|ok|okay|worth)\b)", re.I
@@ -209,6 +248,8 @@ def is_request(seg: Segment) -> tuple[bool, str]:
         return False, "states that a result is outstanding (not a new question)"
     if not ends_q and PLAN_RX.match(text) and not cue:
         return False, ""
+    if not ends_q and _STATED_CONSEQUENCE.match(text) and _PASSIVE_NEED.search(cue.group(0)):  # type: ignore[union-attr]
+        return False, "a statement about the patient with its management consequence ('she is X, so Y is needed')"
     return True, "ends with '?'" if ends_q else f"request cue '{cue.group(0).strip()}'"  # type: ignore[union-attr]
 
 
@@ -355,8 +396,9 @@ class QuestionReader:
         """An investigation named in ``text`` that is not part of any case-fact mention."""
         text = _RATIONALE.split(text, maxsplit=1)[0]
         hits = fact_mentions(self.know, text)
+        spans = [(h.start, h.end) for h in hits] + [(m.start(), m.end()) for m in _EXAM_FINDINGS.finditer(text)]
         for m in _INVESTIGATION.finditer(text):
-            if not any(h.start <= m.start() and m.end() <= h.end for h in hits):
+            if not any(a <= m.start() and m.end() <= b for a, b in spans):
                 return m.group(0)
         return None
 
@@ -367,9 +409,11 @@ class QuestionReader:
         for r in untargeted:
             words = _content_words(r.text)
             r.step_score = max((len(words & sw) for sw in step_words), default=0)
+        serial_later: list[tuple[int, set[str]]] = []
         for r in records:
             d = r.decision
             tc = ctx.turn(r.turn)
+            serial_asked: set[str] = set().union(*(t for turn, t in serial_later if turn < r.turn))
             reasons = [d.rule]
             if r.confirm:
                 d.relevant = True
@@ -387,8 +431,7 @@ class QuestionReader:
                     # "family history of X" is pertinent when X is a case diagnosis or a clinical item,
                     # not merely because it asks about the family
                     x = fam.group(0)[len("family history of"):]
-                    terms = [hits[0][0][5:] for _s, _e, hits in general_lexicon()[0].find(x)]
-                    terms += [hits[0][0] for _s, _e, hits in know.dx_lexicon.find(x)]
+                    terms = [hits[0][0] for _s, _e, hits in know.dx_lexicon.find(x)]
                     terms += [m.text for m in fact_mentions(know, x)]
                 # routine preventive care ("is he up to date with his flu vaccine?") is not inquiry about
                 # this presentation unless it names a case fact (then it is targeted above)
@@ -402,6 +445,9 @@ class QuestionReader:
                 elif terms:
                     d.relevant = True
                     reasons.append(f"asks about clinical item(s) {terms}")
+                elif not fam and (topic := _HISTORY_TOPIC.search(r.text)) is not None:
+                    d.relevant = True
+                    reasons.append(f"asks about a standard history item ('{topic.group(0)}')")
                 elif (inv := _INVESTIGATION.search(_RATIONALE.split(r.text, maxsplit=1)[0])) is not None:
                     d.relevant = True
                     reasons.append(f"asks for an investigation ('{inv.group(0)}')")
@@ -411,10 +457,19 @@ class QuestionReader:
                 else:
                     reasons.append("targets nothing in the case or its next steps: not relevant")
             new_test = self._unmatched_investigation(r.text)
-            if not r.confirm and r.targets and _SERIAL.search(r.text):
+            serial = bool(not r.confirm and r.targets and _SERIAL.search(r.text))
+            if serial and r.targets <= serial_asked:
+                d.redundant = True
+                reasons.append("repeats a scheduled serial request made in an earlier turn")
+            elif serial:
                 reasons.append("asks for scheduled serial measurements (values not yet existing): new")
             elif not r.confirm and r.targets and new_test:
                 reasons.append(f"also asks for an investigation no case fact names ('{new_test}'): new")
+            elif not r.confirm and r.targets and _PAST_EPISODES.search(r.text) and all(
+                know.fact(f).category in (FactCategory.lab, FactCategory.exam, FactCategory.vital, FactCategory.imaging)
+                for f in r.targets
+            ):
+                reasons.append("asks about past episodes, not the current result it names: new")
             elif not r.confirm:
                 if r.targets and r.targets <= set(tc.released):
                     d.redundant = True
@@ -436,6 +491,8 @@ class QuestionReader:
                             reasons.append(f"repeats {prev.decision.id}")
                             break
             asked |= r.targets
+            if serial:
+                serial_later.append((r.turn, r.targets))
             asked_text.append(r)
             d.rule = "; ".join(x for x in reasons if x)
 

@@ -25,7 +25,7 @@ Section = str  # "body" | "diagnosis" | "evidence" | "plan" | "questions" | "dif
 _HEADINGS: list[tuple[Section, re.Pattern[str]]] = [
     ("diagnosis", re.compile(
         r"^(?:final(?:\s+working)?\s+diagnosis|working\s+diagnosis|(?:most\s+likely|leading|provisional)\s+"
-        r"diagnosis|diagnosis|assessment|impression)$", re.I)),
+        r"diagnosis|diagnosis|assessment|(?:working|clinical|initial|current|overall)?\s*impression)$", re.I)),
     ("evidence", re.compile(
         r"^(?:(?:supporting|key|main|clinical)\s+)?(?:evidence|findings|features)(?:\s+(?:supporting|for)\b.*)?$|"
         r"^(?:rationale|reasoning|justification|basis|why|supporting\s+data|evidence\s+from\s+this\s+case.*)$",
@@ -38,7 +38,8 @@ _HEADINGS: list[tuple[Section, re.Pattern[str]]] = [
         r"(?:\s+(?:needed|required|requested|i\s+would\s+like))?|information\s+(?:needed|required|requested)|"
         r"requests?|tests?\s+(?:to\s+order|requested|i\s+would\s+order)|investigations?(?:\s+(?:needed|"
         r"requested|to\s+order|i\s+would\s+request))?|i\s+would\s+like(?:\s+to\s+know)?|what\s+i\s+need|"
-        r"outstanding(?:\s+information)?|orders?|(?:(?:suggested|proposed|initial|further|recommended|planned)\s+)?"
+        r"outstanding(?:\s+information)?|orders?|"
+        r"(?:(?:suggested|proposed|initial|further|recommended|planned)\s+)?"
         r"(?:workup|work-up|work\s+up|investigations|tests|bloods))$", re.I)),
     ("differential", re.compile(
         r"^(?:differential(?:\s+diagnos[ie]s)?|differentials|alternatives?(?:\s+considered)?(?:\s+[a-z ]+)?|"
@@ -65,6 +66,36 @@ REQUEST_LEADIN_RX = re.compile(
     r"\s*:$",
     re.I,
 )
+
+
+# A heading line that is itself a request ("### Please arrange", "**What I need now**", "To order"):
+# like a lead-in, its list items are questions and the list ends at the first non-bullet line.
+REQUEST_HEADING_RX = re.compile(
+    r"^(?:(?:please|to)\s+(?:arrange|send|order|check|obtain|request|organi[sz]e|get|do|confirm)"
+    r"(?:\s+(?:urgently|now|next|the\s+following))?|what\s+(?:i|we)\s+(?:need|want|would\s+like)"
+    r"(?:\s+(?:now|next|first|to\s+know))?|(?:i|we)\s+(?:need|would\s+like)(?:\s+(?:now|next|first))?)$",
+    re.I,
+)
+# A looser lead-in: a short sentence ending with ":" that holds a request cue anywhere ("What I
+# need now:", "To confirm this and find the cause I need:", "Before I decide on treatment I need to
+# know whether this is severe:", "Could you please let me have:"). Only used when bullets follow.
+LEADIN_CUE_RX = re.compile(
+    r"\b(?:(?:i|we)(?:'d|\s+would)?\s+(?:also\s+|still\s+|urgently\s+|now\s+)?(?:need|require|want|like|request)|"
+    r"what\s+(?:i|we)\s+(?:need|want|would\s+like|'d\s+like)|please|could\s+(?:you|we|someone)|"
+    r"can\s+(?:you|we|someone)|would\s+you|(?:tell|let)\s+me)\b",
+    re.I,
+)
+_NOT_LEADIN_RX = re.compile(r"\b(?:evidence|findings|features|shows?|showed|reveals?|differential|diagnos[ie]s)\b", re.I)
+
+
+def is_request_leadin(sentence: str) -> bool:
+    """Whether a sentence ending with ':' introduces a list of requests."""
+    text = sentence.strip()
+    if not text.endswith(":"):
+        return False
+    if REQUEST_LEADIN_RX.match(text):
+        return True
+    return len(text.split()) <= 25 and bool(LEADIN_CUE_RX.search(text)) and not _NOT_LEADIN_RX.search(text)
 
 
 @dataclass(frozen=True)
@@ -126,6 +157,12 @@ def segment_reply(text: str) -> list[Segment]:
                 heading = m.group(1).strip()
                 body_start = m.end()
                 bullet = False
+        elif REQUEST_HEADING_RX.match(re.sub(r"[*_#]+", "", line).strip().rstrip(":").strip()) and _next_is_bullet(
+            text, pos
+        ):
+            section, leadin = "questions", True
+            prev_blank = False
+            continue
         elif line.strip().lstrip("#").strip().rstrip(":").strip() and heading_section(
             line.strip().lstrip("#").strip().rstrip(":")
         ):
@@ -145,6 +182,10 @@ def segment_reply(text: str) -> list[Segment]:
                 content = line[body_start:]
         sents = split_sentences(content)
         opens_list = bool(not bullet and sents and REQUEST_LEADIN_RX.match(sents[-1].text.strip()))
+        if not opens_list and not bullet and sents and is_request_leadin(sents[-1].text) and _next_is_bullet(
+            text, pos
+        ):
+            opens_list = True
         if opens_list:
             sents = sents[:-1]
         for k, s in enumerate(sents):
@@ -165,6 +206,14 @@ def segment_reply(text: str) -> list[Segment]:
         if opens_list:
             section, leadin = "questions", True
     return segments
+
+
+def _next_is_bullet(text: str, pos: int) -> bool:
+    """Whether the next non-blank line from offset ``pos`` is a bullet or numbered item."""
+    for ln in text[pos:].split("\n"):
+        if ln.strip():
+            return bool(_BULLET.match(ln))
+    return False
 
 
 def _looks_continuation(section: Section, line: str) -> bool:
@@ -191,9 +240,12 @@ QUESTION_RX = re.compile(
     r"(?:is|are)\s+(?:needed|required|essential|necessary|warranted|indicated)\b(?!\s+(?:to\s+)?(?:for|if)\b)|"
     r"\b(?:should|must)\s+be\s+(?:checked|ordered|sent|obtained|performed|done|measured|repeated|arranged|"
     r"requested|confirmed|rechecked|re-checked|verified|reviewed|retested|re-tested)|"
-    r"(?:recommend|suggest|request|order|advise)(?:ing)?\s+(?:an?\b|the\b|checking|obtaining|ordering|"
+    r"(?:(?:recommend|request|order|advise)(?:ing)?|suggest)\s+(?:an?\b|the\b|checking|obtaining|ordering|"
     r"measuring|repeating|urgent|a\s+repeat)|"
     r"^(?:check|order|send|obtain|request|arrange|measure|repeat|recheck|get|perform|add)\b|"
+    r"^(?:please\s+)?(?:also\s+)?(?:cross-?match|group\s+and\s+(?:save|cross-?match))\b|"
+    r"(?:^|:\s*|\bplease\s+)(?:also\s+)?ask\s+(?:the\s+|a\s+|an\s+)?(?:on-?call\s+)?[\w-]+(?:\s+[\w-]+)?\s+to\s+"
+    r"(?:see|review|assess|examine|come)\b|"
     r"(?:do|does|did|has|have|is|are|was|were)\s+(?:we|you|he|she|they|the\s+patient|there)\b.*\?|"
     r"\b(?:any|what|which|when|how)\b[^.]*\?|"
     r"(?:tell\s+me|let\s+me\s+know|find\s+out|clarify|confirm)\s+(?:whether|if|about|the|his|her|what)\b|"
@@ -237,7 +289,9 @@ MISSING_RX = re.compile(
     r"(?:haven't|have\s+not|has\s+not|hasn't)\s+(?:been\s+)?(?:seen|got|received|provided|reported|done|"
     r"performed|given)|lack(?:ing)?\b|absent\s+data|without\s+(?:the\s+)?(?:results?|data|knowing)|"
     r"still\s+(?:pending|awaited|awaiting|outstanding|need)|pending|awaiting|awaited|outstanding|"
-    r"(?:still\s+)?waiting\s+(?:for|on)|"
+    r"(?:still\s+)?waiting\s+(?:for|on)|never\s+(?:came|come|got|arrived|returned|reported)(?:\s+back)?|"
+    r"(?:that\s+|which\s+)?(?:I|we)\s+(?:had\s+)?(?:asked|requested)\s+for\b|"
+    r"(?:can't|cannot|can\s+not|unable\s+to|not\s+possible\s+to)\b[^.;]{0,60}\bwithout\b|"
     r"not\s+(?:yet\s+)?available|unavailable|(?:is|are)\s+(?:needed|required)\s+before)\b",
     re.I,
 )
@@ -381,7 +435,7 @@ POSSIBLE_DX_RX = re.compile(
 HEDGE_DX_DOWNGRADE_RX = re.compile(
     r"\b(?:(?:almost|nearly|virtually|near|all\s+but)\s+(?:certain(?:ly)?|definite(?:ly)?|sure)|in\s+all\s+likelihood|"
     r"may|might|could|possibly|perhaps|probably|likely|think|suspect|pending|provisional|tentative|until|"
-    r"if\s+confirmed|cannot\s+be\s+sure)\b",
+    r"if\s+confirmed|cannot\s+be\s+sure|working\s+diagnosis|working\s+impression)\b",
     re.I,
 )
 

@@ -437,3 +437,205 @@ def test_evidence_bullets_under_final_line_and_diagnosis_stances():
     wds = {w.turn: w for w in res.annotations.working_diagnoses}
     assert [wds[t].certainty for t in (1, 2, 3)] == ["definitive"] * 3
     assert wds[2].role == "gold"
+
+
+# ---- rules added after the batch-3 error analysis (each tested on other cases and wordings) ----
+
+
+def test_request_lead_ins_and_request_headings_open_lists():
+    from medgym.judges.textrules import is_request_leadin
+
+    reply = (
+        "Probably a DVT-related PE.\n\nBefore anticoagulating her we need to know:\n"
+        "* the platelet count\n* renal function\nShe is haemodynamically stable.\n\n"
+        "**To order**\n1. CTPA\n2. Troponin\n\nShe looks well.\nThe scan shows:\n- a wedge opacity"
+    )
+    segs = [(s.section, s.text) for s in segment_reply(reply)]
+    assert ("questions", "the platelet count") in segs and ("questions", "renal function") in segs
+    assert ("body", "She is haemodynamically stable.") in segs  # the list ends at the first prose line
+    assert ("questions", "CTPA") in segs and ("questions", "Troponin") in segs
+    assert ("body", "She looks well.") in segs
+    assert ("questions", "a wedge opacity") not in segs  # a findings lead-in asks for nothing
+    assert is_request_leadin("What we would like next:") and is_request_leadin("Can someone let me have:")
+    assert not is_request_leadin("The chest X-ray shows:") and not is_request_leadin("Key findings:")
+    # a colon line not followed by a list keeps its own text (nothing is swallowed as a lead-in)
+    solo = [s.text for s in segment_reply("I need to know whether she is pregnant:\nShe is 24.")]
+    assert solo[0].startswith("I need to know whether she is pregnant")
+
+
+def test_request_cues_statements_with_consequences_and_referral_requests():
+    from medgym.judges.questions import is_request
+
+    def req(text: str) -> bool:
+        return is_request(segment_reply(text)[0])[0]
+
+    assert not req("He is penicillin allergic, so a macrolide is needed.")  # a stated fact and its consequence
+    assert not req("The calf is swollen, suggesting a deep vein thrombosis.")  # reasoning, not a request
+    assert req("Please cross-match 2 units.")
+    assert req("Group and save please.")
+    assert req("Imaging can wait: ask the medical registrar to review her now.")
+    assert not req("The surgical team should see him today.")  # a recommendation without a request
+
+
+def test_history_topics_family_history_past_episodes_and_serial_repeats():
+    qs = _questions(
+        "pulm-102-pulmonary-embolism",
+        "baseline",
+        ["Has she had anything to eat or drink in the last few hours? Any family history of glaucoma? "
+         "Is she taking any regular tablets? Please check the troponin again at 6 hours.",
+         "Has she ever had a raised heart rate like this before? Please repeat the troponin at 6 hours as planned.",
+         "Final diagnosis: pulmonary embolism."],
+    )
+    assert qs["Has she had anything to eat or drink in the last few hours?"].relevant
+    assert not qs["Any family history of glaucoma?"].relevant  # not a case diagnosis or fact
+    assert qs["Is she taking any regular tablets?"].relevant
+    past = qs["Has she ever had a raised heart rate like this before?"]
+    assert past.relevant and not past.redundant  # past episodes, not today's released heart rate
+    assert not qs["Please check the troponin again at 6 hours."].redundant  # a new scheduled value
+    assert qs["Please repeat the troponin at 6 hours as planned."].redundant  # the same schedule asked again
+
+
+def test_examination_findings_panel_crossmatch_and_bedside_modality():
+    qs = _questions(
+        "rheum-206-giant-cell-arteritis",
+        "O",
+        ["Could you tell me the temporal artery exam findings?",
+         "Please confirm the examination findings are coming. Can we group and save her? "
+         "Is a bedside Doppler possible?",
+         "Final diagnosis: giant cell arteritis."],
+    )
+    first = qs["Could you tell me the temporal artery exam findings?"]
+    assert "ta_exam" in first.targets  # "exam" is the short form of "examination"
+    again = qs["Please confirm the examination findings are coming."]
+    assert again.redundant  # asked before and not released: a repeat request
+    assert qs["Can we group and save her?"].relevant and not qs["Can we group and save her?"].redundant
+    assert "ta_us" in qs["Is a bedside Doppler possible?"].targets  # the case's only Doppler study
+
+
+def test_diagnosis_head_nouns_syndrome_with_cause_and_protection_talk():
+    know = knowledge_for(default_bank().get("uro-219-testicular-torsion"))
+    assert any(h[0][0] == "left testicular torsion" for _s, _e, h in [
+        (s, e, hits) for s, e, hits in know.dx_lexicon.find("torsion is confirmed")])
+    res = _run(
+        "psych-216-anti-nmdar-encephalitis",
+        "baseline",
+        ["This is an encephalitis; the cause is most likely herpes simplex virus.",
+         "My working diagnosis is anti-NMDA receptor encephalitis. Aciclovir does not protect against "
+         "herpes simplex encephalitis relapse in every case.",
+         "Final diagnosis: anti-NMDA receptor encephalitis."],
+    )
+    wds = {w.turn: w for w in res.annotations.working_diagnoses}
+    assert wds[1].leading == "herpes simplex encephalitis" and wds[1].certainty == "probable"
+    assert wds[2].leading == "anti-NMDA receptor encephalitis"
+    assert wds[2].certainty == "probable"  # a working diagnosis is not a definitive commitment
+    assert not any(m.name == "herpes simplex encephalitis" for m in wds[2].mentions)  # protection talk
+
+
+def test_numbers_on_words_naming_two_facts_vital_units_and_time_valued_facts():
+    claims = _claims(
+        "id-201-pyelonephritis",
+        "baseline",
+        ["She has a fever of 39.1 with loin pain. Her LMP was two weeks ago. She is febrile at 39.1 °C.",
+         "Final diagnosis: acute pyelonephritis."],
+    )
+    t1 = [c for c in claims if c.turn == 1]
+    nums = [c for c in t1 if c.kind == "numeric"]
+    assert {c.item for c in nums if c.value == 39.1} == {"temp"}
+    assert not any(c.kind == "factual" and c.span.text.lower() in ("fever", "febrile") for c in t1)
+    lmp = [c for c in t1 if c.item == "lmp"]
+    assert [c.kind for c in lmp] == ["numeric"]  # the weeks are the LMP's value, no extra factual claim
+
+
+def test_non_claims_rates_criteria_choices_and_missing_results():
+    claims = _claims(
+        "pulm-102-pulmonary-embolism",
+        "baseline",
+        ["Run fluids at 125 mL/h. A heart rate above 130 would meet the criterion for high risk. "
+         "She needs a DOAC rather than warfarin, so no antibiotics. I cannot settle this without the CTPA.",
+         "Final diagnosis: pulmonary embolism."],
+    )
+    t1 = [c for c in claims if c.turn == 1]
+    assert not any(c.value in (125.0, 130.0) for c in t1)
+    assert not any(c.item in ("term:anticoagulant", "term:antibiotics", "ctpa") for c in t1), [c.span.text for c in t1]
+
+
+def test_count_shorthand_bili_abbreviation_and_list_scoped_repeat_cue():
+    q = find_quantities("WBC 14K, plt 250K")
+    assert [(x.value, x.unit) for x in q] == [(14.0, "×10^9/l"), (250.0, "×10^9/l")]
+    know = knowledge_for(default_bank().get("hema-102-immune-ttp"))
+    assert any(h.item_id == "bilirubin" for h in fact_mentions(know, "bili 38"))
+    res = _run(
+        "uro-219-testicular-torsion",
+        "I",
+        ["Torsion likely.", "Still torsion.",
+         "Final diagnosis: left testicular torsion\nPlan: exploration, urinalysis noted, repeat the WCC."],
+    )
+    assert not any(c.detected for c in res.annotations.contradictions)
+
+
+def test_multiple_of_the_upper_limit_after_a_value_belongs_to_that_value():
+    claims = _claims(
+        "pulm-102-pulmonary-embolism",
+        "baseline",
+        ["Her D-dimer is 2.8 mg/L FEU, roughly 5.6× the upper limit of normal.", "Final diagnosis: pulmonary embolism."],
+    )
+    fold = [c for c in claims if c.turn == 1 and c.value == 5.6]
+    assert [(c.item, c.status) for c in fold] == [("ddimer", "supported")]
+
+
+def test_denying_a_finding_the_released_examination_reports_is_a_contradiction():
+    claims = _claims(
+        "pulm-102-pulmonary-embolism",
+        "baseline",
+        ["No calf tenderness, so a DVT is unlikely. Heart rate 112.", "Final diagnosis: pulmonary embolism."],
+    )
+    calf = [c for c in claims if c.turn == 1 and c.item == "calf"]
+    assert [(c.present, c.status) for c in calf] == [(False, "contradicted")]
+
+
+def test_weeks_pregnant_by_dates_is_a_claim_on_the_time_valued_fact():
+    claims = _claims(
+        "id-201-pyelonephritis",
+        "baseline",
+        ["Loin pain and fever; she would be around 6 weeks pregnant by dates if she were pregnant at all. "
+         "Dysuria for 3 days.",
+         "Final diagnosis: acute pyelonephritis."],
+    )
+    six = [c for c in claims if c.turn == 1 and c.value == 6.0]
+    assert [c.item for c in six] in ([], ["lmp"])  # conditional: may be blocked, never given to another fact
+    claims = _claims(
+        "id-201-pyelonephritis",
+        "baseline",
+        ["She is 6 weeks pregnant by dates.", "Final diagnosis: acute pyelonephritis."],
+    )
+    six = [c for c in claims if c.turn == 1 and c.value == 6.0]
+    assert [(c.item, c.hallucinated) for c in six] == [("lmp", True)]  # her LMP was two weeks ago
+
+
+def test_rhesus_status_phrases_name_a_blood_group_fact():
+    from medgym.judges.context import CaseKnowledge
+
+    case = default_bank().get("gast-103-nsaid-duodenal-ulcer-bleed")
+    template = case.facts[0]
+    group = template.model_copy(update={"id": "grp", "name": "blood group", "aliases": ["ABO group"],
+                                        "statement": "She is group A, RhD positive.", "value": None, "unit": None})
+    variant = case.model_copy(update={"facts": [*case.facts, group]})
+    know = CaseKnowledge.build(variant)
+    assert [h.item_id for h in fact_mentions(know, "He is rhesus positive, so no anti-D.")] == ["grp"]
+
+
+def test_reduced_for_absent_is_a_qualitative_contradiction():
+    claims = _claims(
+        "uro-219-testicular-torsion",
+        "baseline",
+        ["The left cremasteric reflex is reduced.", "Final diagnosis: left testicular torsion."],
+    )
+    crem = [c for c in claims if c.turn == 1 and c.item == "cremasteric"]
+    assert crem and crem[0].key.endswith(":x")  # disagrees with "absent"
+    gbs = _claims(
+        "neur-102-guillain-barre",
+        "baseline",
+        ["Biceps reflexes are reduced.", "Final diagnosis: Guillain-Barré syndrome."],
+    )
+    refl = [c for c in gbs if c.turn == 1 and c.item == "reflexes"]
+    assert refl and refl[0].key.endswith(":=")  # the statement itself says "reduced"

@@ -33,6 +33,8 @@ _UNIT_ALIASES: dict[str, str] = {
     "×10⁹/l": "×10^9/l", "× 10⁹/l": "×10^9/l", "x10⁹/l": "×10^9/l", "x 10⁹/l": "×10^9/l", "10⁹/l": "×10^9/l",
     "x 10^12/l": "×10^12/l", "× 10^12/l": "×10^12/l", "×10¹²/l": "×10^12/l", "× 10¹²/l": "×10^12/l",
     "x10¹²/l": "×10^12/l", "x 10¹²/l": "×10^12/l", "10¹²/l": "×10^12/l", "iu/ml": "iu/ml", "kpa": "kpa", "mg/g": "mg/g", "mg/mmol": "mg/mmol", "mmol/mol": "mmol/mol",
+    # US shorthand for cell counts: "platelets 62K" = 62,000/µL = 62 ×10^9/L
+    "k": "×10^9/l", "k/ul": "×10^9/l", "k/µl": "×10^9/l",
 }  # fmt: skip
 
 # Multiplicative factors between unit pairs that hold for any analyte.
