@@ -90,7 +90,7 @@ _STOP = {"the", "a", "an", "of", "or", "and", "any", "evidence", "sign", "signs"
 # ("no sensory level; vibration sense is mildly reduced at the toes")
 _ABNORMAL_WORD = re.compile(
     r"\b(?:reduced|impaired|diminished|decreased|absent|brisk|weak(?:ness)?|raised|elevated|increased|low|"
-    r"abnormal|positive|enlarged|tender)\b",
+    r"abnormal|positive|enlarged|tender|peaked|inverted|elevation|depression|dilated|thickened|occlu(?:sion|ded))\b",
     re.I,
 )
 
@@ -100,6 +100,18 @@ _ABNORMAL_WORD = re.compile(
 _SOURCE_POSSESSIVE = re.compile(
     r"\b(?:doctor|physician|paramedic|GP|nurse|radiologist|lab|laboratory|team|daughter|son|husband|wife|"
     r"partner|family|relative|referrer|colleague|registrar|ambulance\s+crew)(?:'s|s')\s+(?:[\w-]+\s+){0,3}$",
+    re.I,
+)
+# a number naming a threshold rather than a patient value ("the 185/110 lysis threshold")
+_THRESHOLD_AFTER = re.compile(
+    r"^\s*(?:/\s*\d+(?:\.\d+)?\s*)?(?:[a-z%/·µ]+\s+)?(?:[\w-]+\s+){0,2}?(?:thresholds?|cut-?offs?|triggers?|targets?|"
+    r"ceilings?|limits?)\b",
+    re.I,
+)
+# a value named as another source's ("the outside platelet count of 62", "the external lab's 1100")
+_OUTSIDE_SOURCE = re.compile(
+    r"\b(?:outside|external|outside-lab|other\s+hospital's|referring\s+hospital's)\s+(?:[\w'’-]+\s+){0,4}"
+    r"(?:of\s+|at\s+|was\s+|is\s+|:\s*)?$",
     re.I,
 )
 _REPORTED_AFTER = re.compile(
@@ -271,7 +283,25 @@ def _blocked(
         return "states that it is missing or pending"
     if PLAN_RX.search(before) or (MODAL_RX.search(before) and not RESULT_RX.search(text[end:c1])):
         return "recommendation"
+    lead = _TREATMENT_NEED.search(text[:pos])
+    if lead and not _LIST_BREAK.search(text[lead.end() : pos]):
+        return "recommendation (an item of what the patient needs)"  # "needs admission for monitoring, IV X and Y"
     return None
+
+
+# "He needs same-day admission for cardiac monitoring, IV calcium gluconate and insulin-dextrose":
+# every item of the list after "needs"/"requires" is treatment, not a patient fact.
+_TREATMENT_NEED = re.compile(
+    r"\b(?:needs|requires|warrants|needs\s+urgent|should\s+(?:have|get|receive))\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:admission|treatment|transfer|management|therapy|monitoring|IV|intravenous|urgent|immediate)\b[^.;:]*?"
+    r"(?:\bfor\b|\bwith\b|,)",
+    re.I,
+)
+_LIST_BREAK = re.compile(
+    r"[.;:?!]|\b(?:is|are|was|were|has|had|shows?|showed|because|since|but|so|which|confirms?|suggests?|"
+    r"indicates?|means?)\b|\band\s+(?:the|his|her|a|an|this|that|their)\b",
+    re.I,
+)
 
 
 _SUB_SENTENCE_SPLIT = re.compile(
@@ -388,6 +418,12 @@ _AGE_AFTER = re.compile(r"^\s*-?\s*(?:years?|yrs?|months?|weeks?|days?)[\s-]*old
 _AGE_BEFORE = re.compile(r"\baged\s*$", re.I)
 
 
+def _name_head(name: str) -> str:
+    """The analyte word of a measurement name ("repeat potassium" -> "potassium")."""
+    words = re.findall(r"[a-z0-9]+", name.lower())
+    return words[-1] if words else ""
+
+
 def _attach(
     text: str, q: Quantity, qs: list[Quantity], mentions: list[tuple[int, int, str, str]],
     previous: dict[int, tuple[str, str] | None] | None = None,
@@ -446,6 +482,11 @@ def _attach(
 _NEG_SCOPE = re.compile(r"\b(?:no|without|not)\s+([^.;,()]*?)(?=\s+(?:with|but|while|whereas|on|in|at)\b|[.;,()]|$)", re.I)
 
 
+# a negation distributes over a comma list closed by a conjunction: "no spider naevi, palmar
+# erythema, jaundice, ascites or splenomegaly" denies every item
+_NEG_LIST_SCOPE = re.compile(r"\b(?:no|without|nor)\s+([^.;:()]*?,[^.;:()]*?\b(?:or|nor|and)\s+[^.;,:()]+)", re.I)
+
+
 def _local_window(clause: str, mention: str) -> str:
     """The words right around a mention (3 before, 4 after), so that "raised JVP" does not qualify
     the blood pressure named earlier in the same clause."""
@@ -461,9 +502,10 @@ def _fact_negated_keywords(f: Fact) -> set[str]:
     """Head nouns of the findings a statement negates ("no lobar consolidation or air bronchograms")."""
     words = set()
     negated_spans = []
-    for m in _NEG_SCOPE.finditer(f.statement):
+    scopes = list(_NEG_SCOPE.finditer(f.statement)) + list(_NEG_LIST_SCOPE.finditer(f.statement))
+    for m in scopes:
         negated_spans.append((m.start(), m.end()))
-        for part in re.split(r"\s+(?:or|and|nor)\s+", m.group(1)):
+        for part in re.split(r"\s*,\s*|\s+(?:or|and|nor)\s+", m.group(1)):
             toks = [t.strip("-").lower() for t in part.split() if t.strip("-")]
             if toks and len(toks[-1]) > 3 and toks[-1] not in _STOP:
                 words.add(toks[-1][:7])
@@ -485,6 +527,8 @@ _ANTONYM_PAIRS = [
     ("orientated", "confused"), ("oriented", "confused"),
     # partial for complete: "reduced flow" where the report says the flow is absent
     ("reduced", "absent"), ("diminished", "absent"), ("decreased", "absent"),
+    # a sign's result: "positive Murphy's sign" where the examination found it negative
+    ("positive", "negative"),
 ]
 _ANTONYMS = _ANTONYM_PAIRS + [(b, a) for a, b in _ANTONYM_PAIRS]
 
@@ -494,6 +538,30 @@ _RESULT_OF = re.compile(
     r"\b(?:grew|grows|growing|isolated|cultured)\s+(?:an?\s+)?([A-Za-z][\w.]{2,})",
     re.I,
 )
+
+
+def _called_normal_but_abnormal(f: Fact, loc: str) -> str | None:
+    """"Normal ECG", "T waves within normal limits" where the released report describes an
+    abnormal finding (peaked T waves). Parts the report itself calls normal ("PR and QRS
+    intervals are normal") are not contradicted when the agent names them."""
+    if not NORMAL_RX.search(loc) or re.search(r"\babnormal\b", loc, re.I):
+        return None
+    abn = next(
+        (m for m in _ABNORMAL_WORD.finditer(f.statement) if not mention_negated(f.statement, m.start(), m.end())),
+        None,
+    )
+    if abn is None:
+        return None
+    loc_words = {w[:5] for w in re.findall(r"[a-z]{2,}", loc.lower())}
+    for part in re.split(r"[;,]", f.statement):
+        if NORMAL_RX.search(part):
+            words = {w[:5] for w in re.findall(r"[a-z]{2,}", NORMAL_RX.sub(" ", part).lower())} - _NORMAL_STOP
+            if words & loc_words:
+                return None  # the agent names a part the report calls normal
+    return f"called normal, but the released {f.name} statement reports '{abn.group(0)}'"
+
+
+_NORMAL_STOP = {"are", "is", "the", "and", "or", "with", "was", "were", "her", "his", "of", "in", "on", "all"}
 
 
 def _near_in_statement(statement: str, mention: str, word: str, span: int = 60) -> bool:
@@ -526,6 +594,18 @@ def _template_keywords(statement: str, fact: Fact) -> set[str]:
 
 
 _VITAL_UNITS = {"°c", "°f", "mmhg", "/min"}
+_FEVER_NAME = re.compile(r"(?:fever|pyrexia|febrile|afebrile|temperature|high temperature)", re.I)
+_TEMPERATURE_TERMS = {"term:temperature", "term:fever", "term:pyrexia", "term:febrile"}
+
+
+def _celsius(q: Quantity) -> float | None:
+    """A body temperature in °C (a bare 34-43 is read as °C, 93-110 as °F), else None."""
+    u = normalize_unit(q.unit)
+    if u == "°f" or (u is None and 93 <= q.value <= 110):
+        return (q.value - 32) * 5 / 9
+    if u == "°c" or (u is None and 34 <= q.value <= 43):
+        return q.value
+    return None
 _GESTATION_AFTER = re.compile(
     r"^\s*(?:weeks?|wks?|days?)?'?s?\s*(?:pregnant|(?:of\s+)?gestation|by\s+(?:dates|her\s+LMP)|of\s+amenorrh\w*|"
     r"since\s+(?:her\s+)?(?:LMP|last\s+(?:menstrual\s+)?period))\b",
@@ -553,10 +633,17 @@ class ClaimExtractor:
         self.know = know
         self.lex, self.lex_kinds = general_lexicon()
         self._ctx_qs: dict[str, list[Quantity]] = {}
+        self._gave_number: set[str] = set()
         self._neg_kw = {f.id: _fact_negated_keywords(f) for f in know.case.facts}
         self._tmpl_kw = {
             t.id: _template_keywords(t.statement, know.fact(t.fact_id)) for t in know.templates.values()
         }
+        # the one unvalued fact about fever ("She has had no fever") when no fact holds a measured
+        # temperature: a temperature reading is a claim on it
+        temp_valued = any(f.value is not None and normalize_unit(f.unit) in ("°c", "°f") for f in know.case.facts)
+        fever = [f.id for f in know.case.facts if f.value is None and any(
+            _FEVER_NAME.fullmatch(n.strip()) for n in f.all_names)]
+        self._fever_fact = fever[0] if len(fever) == 1 and not temp_valued else None
         # a general term that names a case fact ("diabetic" -> the case's diabetes history)
         self._term_fact: dict[str, str] = {}
         for tid, kind in self.lex_kinds.items():
@@ -675,6 +762,7 @@ class ClaimExtractor:
             ) or seg.section in ("evidence", "diagnosis")
             numeric_items: set[str] = set()
             time_valued: set[str] = set()
+            self._gave_number = set()
             # ---- numeric claims
             attached: dict[int, tuple[str, str] | None] = {}
             quoted = _quoted_source(text, tc)
@@ -703,7 +791,7 @@ class ClaimExtractor:
             done: set[str] = set()
             claimed_spans: set[tuple[int, int]] = set()
             for s, e, item, kind, neg in mentions:
-                if item in done or item in numeric_items:
+                if item in done or item in numeric_items or item in self._gave_number:
                     continue
                 if any(s2 == s and e2 == e and i2 in numeric_items for s2, e2, i2, _k2, _n2 in mentions):
                     continue  # "a fever of 39.4": the word gave its number to another fact it names
@@ -867,6 +955,8 @@ class ClaimExtractor:
             return None
         if re.search(r"[<>≤≥]\s*$", pre) and re.search(r"\b(?:normal|ref|ULN|target|aim)\b", pre, re.I):
             return None
+        if _THRESHOLD_AFTER.match(text[q.end : q.end + 40]) and not FOLD_AFTER_RX.match(text[q.end : q.end + 25]):
+            return None  # "under the 185/110 lysis threshold", "a 7 g/dL transfusion trigger": a threshold
         if (THRESHOLD_ABOVE_RX.search(pre[-14:]) or THRESHOLD_BELOW_RX.search(pre[-14:])) and _CRITERION.search(text):
             return None  # "a parasitaemia above 10% meets the WHO criterion": a definition, not a value
         ment = [(s, e, item, kind) for s, e, item, kind, _n in mentions if kind != "finding"]
@@ -894,6 +984,12 @@ class ClaimExtractor:
             prior = [o for o in qs if o.end <= q.start and q.start - o.end <= 30]
             if prior and attached.get(prior[-1].start):
                 att = attached[prior[-1].start]
+        if att is not None:
+            att = self._serial_sibling(tc, att, q)
+        if self._fever_fact and _celsius(q) is not None and (
+            normalize_unit(q.unit) in ("°c", "°f") or (att is not None and att[0] in (*_TEMPERATURE_TERMS, self._fever_fact))
+        ):
+            att = (self._fever_fact, "fact")  # "temperature 38.1 °C" where the case only says "no fever"
         if attached is not None:
             attached[q.start] = att
         after = text[q.end : q.end + 25]
@@ -907,6 +1003,11 @@ class ClaimExtractor:
         why = _blocked(text, q.start, q.end, True, numeric=True) or _hedged_reading(text, q, qs)
         if why is not None:
             return None
+        np_before = text[max(0, q.start - 60) : q.start]
+        if _OUTSIDE_SOURCE.search(np_before) or _REPORTED_BEFORE.search(np_before) or _SOURCE_POSSESSIVE.search(
+            np_before
+        ):
+            return None  # "the outside platelet count of 62", "the addendum of 1100": attributed, not asserted
         span = Span(turn=tc.index, text=q.text, start=seg.start + q.start, end=seg.start + q.end)
         item, kind = att if att else ("number", "number")
         status, rule, key_value = self._check_number(tc, text, q, item, pre, after, derived)
@@ -924,6 +1025,28 @@ class ClaimExtractor:
             premise=premise,
             rule=rule,
         )
+
+    def _serial_sibling(self, tc: TurnContext, att: tuple[str, str], q: Quantity) -> tuple[str, str]:
+        """Serial measurements of one analyte ("potassium" and "repeat potassium", "Hb" and
+        "repeat Hb"): a value quoted under the plain name that is not the named fact's value but
+        is exactly the released value of a sibling measurement is that sibling ("the gas potassium
+        is 6.3" when the first potassium was 6.4 and the repeat 6.3)."""
+        f = self.know.matcher.facts.get(att[0])
+        if f is None or f.value is None:
+            return att
+        unit = q.unit or f.unit
+        if same_value(q.value, unit, f.value, f.unit):
+            return att
+        head = _name_head(f.name)
+        for g in self.know.case.facts:
+            if g.id == f.id or g.value is None or g.id not in tc.released:
+                continue
+            if normalize_unit(g.unit) != normalize_unit(f.unit) or _name_head(g.name) != head:
+                continue
+            if same_value(q.value, unit, g.value, g.unit):
+                self._gave_number.add(f.id)  # the plain name is not a separate claim
+                return g.id, att[1]
+        return att
 
     def _per_kg(self, tc: TurnContext, q: Quantity) -> tuple[str, str, str] | None:
         """A weight-indexed value ("FVC 41 mL/kg") is derived: supported when a released volume or
@@ -981,6 +1104,14 @@ class ClaimExtractor:
                 )
             return ("unsupported", f"{concept} cannot be derived from the facts released by turn {tc.index}",
                     f"{concept}:{q.value:g}")
+        if item in know.matcher.facts and item == self._fever_fact and item in tc.released:
+            f = know.fact(item)
+            c = _celsius(q)
+            if c is not None:
+                febrile = c >= 37.8
+                ok = febrile != bool(f.negated)
+                why = f"a temperature of {c:.1f} °C is {'a fever' if febrile else 'no fever'}; the case: {f.statement}"
+                return ("supported" if ok else "contradicted", why, f"{q.value:g}")
         if item in know.matcher.facts:
             f = know.fact(item)
             conv = value_in_fact_unit(q.value, q.unit, f)
@@ -1154,7 +1285,7 @@ class ClaimExtractor:
         for a, b in _ANTONYMS:
             if re.search(rf"\b{a}\b", loc0, re.I) and re.search(rf"\b{b}\b", f.statement, re.I) and not re.search(
                 rf"\b{a}\b", f.statement, re.I
-            ):
+            ) and not re.search(rf"\b{b}\b", loc0, re.I):  # "the positive X contradicts the negative X"
                 if mention and not _near_in_statement(f.statement, mention, b):
                     continue
                 return f"says '{a}' where the released {f.name} statement says '{b}'"
@@ -1197,6 +1328,10 @@ class ClaimExtractor:
                     return f"asserts '{mention}', which the released {f.name} statement negates"
                 return None
             return f"the released statement negates {f.name}"
+        if present and f.value is None and f.category in OBJECTIVE_CATEGORIES:
+            normal = _called_normal_but_abnormal(f, local if local is not None else clause)
+            if normal:
+                return normal
         if not present and f.category not in OBJECTIVE_CATEGORIES:
             return f"denies {f.name}, which the case states"
         if not present and mention and self._statement_reports(f, mention):

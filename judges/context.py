@@ -105,7 +105,18 @@ def _dx_variants(name: str) -> list[str]:
     for v in (base, re.sub(r"\s+mellitus$", "", base, flags=re.I), re.sub(r"^(?:acute|chronic)\s+", "", base, flags=re.I)):
         if v and v not in out and len(v) > 2:
             out.append(v)
+    # "NSAID-related", "NSAID-associated", "NSAID-induced" name the same causal link
+    for v in list(out):
+        m = _CAUSAL_LINK.search(v)
+        if m:
+            for alt in ("associated", "related", "induced"):
+                w = v[: m.start(1)] + alt + v[m.end(1) :]
+                if w not in out:
+                    out.append(w)
     return out
+
+
+_CAUSAL_LINK = re.compile(r"\w-(associated|related|induced)\b", re.I)
 
 
 _GENERIC_DX_HEADS = {

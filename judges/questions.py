@@ -85,6 +85,10 @@ _FAMILY_HISTORY = re.compile(r"\bfamily\s+history\s+of\s+[^,.;?]*", re.I)
 _SERIAL = re.compile(
     r"\b(?:serial|every\s+\d+(?:\s*[–-]\s*\d+)?\s*(?:hours?|hrs?|h|minutes?|mins?|days?)|\d+[-\s]?hourly|"
     r"(?:in|after|at)\s+(?:another\s+)?\d+(?:\s*[–-]\s*\d+)?\s*(?:hours?|hrs?|h)|trend(?:ing)?|"
+    r"(?:in|after)\s+(?:another\s+)?(?:an|one|a\s+few|a\s+couple\s+of|two|three|four|six|half\s+an)\s+hours?|"
+    r"(?:in|after)\s+\d+\s*(?:minutes|mins)|any\s+(?:further|more)\s+(?:doses|episodes|attacks|bleeds?)|"
+    r"since\s+(?:the\s+)?(?:GP|doctor|ambulance|paramedics?|referral|phone\s+call)\b|"
+    r"since\s+(?:he|she|they)\s+(?:was|were)\s+(?:seen|admitted|referred)|"
     r"(?:has|have)\s+(?:he|she|they|the\s+patient)\s+(?:now\s+|since\s+)?developed|since\s+(?:admission|then|"
     r"the\s+last|yesterday|this\s+morning))\b",
     re.I,
@@ -99,9 +103,10 @@ _INVESTIGATION = re.compile(
     r"(?:stool|urine|blood)\s+samples?|(?:venous\s+|arterial\s+)?blood\s+gas(?:es)?|VBG|ABG|FBC|CBC|"
     r"full\s+blood\s+count|U\s*&\s*Es?|CK|creatine\s+kinase|PSA|contrast\s+(?:study|enema|swallow|meal)|"
     r"(?:upper|lower)\s+GI\s+\w+|endoscopy|colonoscopy|co-?oximetry|swabs?|screen|cross-?match(?:ing)?|"
-    r"group\s+and\s+(?:save|screen|cross-?match))\b",
+    r"group\s+and\s+(?:save|screen|cross-?match)|LFTs?|liver\s+function\s+tests?)\b",
     re.I,
 )
+_LIVER_PANEL = re.compile(r"LFTs?|liver\s+function\s+tests?", re.I)  # a panel that a case alias may name in part
 # "the examination findings", "exam results", "findings on examination": every examination fact of
 # the case (like a panel name), so a repeat request for them is recognised as asked before.
 _EXAM_FINDINGS = re.compile(
@@ -205,6 +210,27 @@ _FULL_DRUG_LIST = re.compile(
     re.I,
 )
 _PREVENTIVE_TERMS = {"vaccination"}
+# Routine preventive care asked about without naming a case fact ("Is he up to date with bowel
+# cancer screening?", "Has she had her flu jab?"): not inquiry about this presentation.
+_PREVENTIVE_CARE = re.compile(
+    r"\b(?:up\s+to\s+date\s+(?:with|on)|vaccin\w*|immuni[sz]\w*|jabs?|boosters?|"
+    r"(?:bowel|colorectal|cervical|breast|prostate|lung|cancer)\s+(?:cancer\s+)?screening|smear\s+tests?|"
+    r"mammogra\w*)\b",
+    re.I,
+)
+# Coordinating care for this presentation is pertinent: involving a specialist or team ("Please page
+# the thrombectomy team", "Would the endoscopist be able to treat it today?"), collateral history
+# ("Anything else from the husband?"), checking records or sample identity ("go through the
+# blister pack", "Was it even the same patient?") and monitoring ("continuous CTG", "telemetry").
+_COORDINATION = re.compile(
+    r"\b(?:[\w-]+\s+team|endoscopist|surgeons?|surgical|consultant|registrar|anaesthet\w*|anesthesi\w*|"
+    r"radiolog\w*|interventional|neuro-?IR|on-?call|specialist|ICU|HDU|intensiv\w*|pharmac\w*|"
+    r"blister\s+pack|(?:medication|drug|prescription|GP)\s+records?|same\s+patient|(?:mis)?label\w*|"
+    r"CTG|cardiotocograph\w*|telemetry|continuous\s+(?:monitoring|ECG|CTG|fetal|cardiac)|fetal\s+monitoring|"
+    r"(?:from|with)\s+(?:the|her|his)\s+(?:husband|wife|partner|spouse|son|daughter|mother|father|parents?|"
+    r"family|carer|relatives?|paramedics?|ambulance\s+crew))\b",
+    re.I,
+)
 # A condition attached to a request ("... if the ultrasound is non-diagnostic") is not what is asked.
 _CONDITION_TAIL = re.compile(r"\s+\b(?:if|unless|in\s+case|should\s+the|once|when)\b.*$", re.I)
 
@@ -398,7 +424,11 @@ class QuestionReader:
         hits = fact_mentions(self.know, text)
         spans = [(h.start, h.end) for h in hits] + [(m.start(), m.end()) for m in _EXAM_FINDINGS.finditer(text)]
         for m in _INVESTIGATION.finditer(text):
-            if not any(a <= m.start() and m.end() <= b for a, b in spans):
+            if not any(a <= m.start() and m.end() <= b for a, b in spans) and not (
+                _LIVER_PANEL.fullmatch(m.group(0)) and (
+                    any(a < m.end() and m.start() < b for a, b in spans) or panel_targets(m.group(0), self.know)
+                )
+            ):
                 return m.group(0)
         return None
 
@@ -436,7 +466,9 @@ class QuestionReader:
                 # routine preventive care ("is he up to date with his flu vaccine?") is not inquiry about
                 # this presentation unless it names a case fact (then it is targeted above)
                 terms = [t for t in terms if t.lower() not in _PREVENTIVE_TERMS]
-                if hit:
+                if _PREVENTIVE_CARE.search(r.text) and not hit:
+                    reasons.append("routine preventive care, not about this presentation: not relevant")
+                elif hit:
                     d.relevant = True
                     reasons.append(f"matches gold next step ({', '.join(sorted(hit))})")
                 elif r.others:
@@ -451,6 +483,9 @@ class QuestionReader:
                 elif (inv := _INVESTIGATION.search(_RATIONALE.split(r.text, maxsplit=1)[0])) is not None:
                     d.relevant = True
                     reasons.append(f"asks for an investigation ('{inv.group(0)}')")
+                elif (co := _COORDINATION.search(r.text)) is not None:
+                    d.relevant = True
+                    reasons.append(f"coordinates care for this presentation ('{co.group(0)}')")
                 elif score >= STEP_OVERLAP:
                     d.relevant = True
                     reasons.append(f"shares {int(score)} content words with a gold next step")

@@ -639,3 +639,147 @@ def test_reduced_for_absent_is_a_qualitative_contradiction():
     )
     refl = [c for c in gbs if c.turn == 1 and c.item == "reflexes"]
     assert refl and refl[0].key.endswith(":=")  # the statement itself says "reduced"
+
+
+# ---- round 3 (after batch 4): serial measurements, negated lists, sign results, "normal" reports
+
+
+def test_value_of_a_serial_measurement_goes_to_the_measurement_it_matches():
+    claims = _claims(
+        "neph-103-diabetic-kidney-disease",
+        "D",
+        ["Likely diabetic kidney disease.", "Still diabetic kidney disease.",
+         "The ACR on the second sample is 16 mg/mmol, so the albuminuria persists.",
+         "Final diagnosis: diabetic kidney disease."],
+    )
+    t3 = [(c.item, c.status) for c in claims if c.turn == 3 and c.kind == "numeric"]
+    assert t3 == [("uacr_repeat", "supported")]  # the released repeat ratio, not a misquoted first one
+    assert not [c for c in claims if c.turn == 3 and c.item == "uacr"]  # the plain name gave its number away
+    early = _claims(
+        "neph-103-diabetic-kidney-disease",
+        "D",
+        ["The ACR is 16 mg/mmol.", "Final diagnosis: diabetic kidney disease."],
+    )
+    t1 = [(c.item, c.hallucinated) for c in early if c.turn == 1 and c.kind == "numeric"]
+    assert t1 == [("uacr", True)]  # (D) the repeat is not released yet: still a misquote of the first
+
+
+def test_negation_distributes_over_a_comma_list_in_the_statement():
+    claims = _claims(
+        "hema-101-warfarin-clarithromycin",
+        "baseline",
+        ["He has ascites on examination.", "Final diagnosis: warfarin potentiation by clarithromycin."],
+    )
+    asc = [c for c in claims if c.turn == 1 and c.item == "no_stigmata"]
+    assert [(c.status, c.key.endswith(":x")) for c in asc] == [("contradicted", True)]
+    from medgym.judges.claims import _NEG_LIST_SCOPE
+
+    assert _NEG_LIST_SCOPE.search("no consolidation, cavitation, nodules or effusion")
+    assert not _NEG_LIST_SCOPE.search("There is no fever. Cough, sputum and pain are present.")
+
+
+def test_sign_called_positive_where_examination_found_it_negative():
+    claims = _claims(
+        "gast-102-gallstone-pancreatitis",
+        "baseline",
+        ["Murphy sign is positive on my examination.", "Final diagnosis: gallstone pancreatitis."],
+    )
+    m = [c for c in claims if c.turn == 1 and c.item == "murphy"]
+    assert m and m[0].status == "contradicted"
+    from medgym.judges.claims import _ANTONYMS
+
+    assert ("negative", "positive") in _ANTONYMS
+
+
+def test_report_called_normal_when_it_describes_an_abnormality():
+    from medgym.judges.claims import _called_normal_but_abnormal
+
+    case = default_bank().get("card-101-stemi-inferior")
+    ecg = next(f for f in case.facts if f.id == "ecg")
+    assert _called_normal_but_abnormal(ecg, "a normal ECG")
+    assert _called_normal_but_abnormal(ecg, "the EKG is unremarkable")
+    assert not _called_normal_but_abnormal(ecg, "an abnormal ECG")
+    fake = ecg.model_copy(update={"statement": "Sinus rhythm with inverted T waves in V1-V3; the QT interval is normal."})
+    assert not _called_normal_but_abnormal(fake, "normal QT interval")  # the report calls that part normal
+    assert _called_normal_but_abnormal(fake, "ECG within normal limits")
+
+
+def test_temperature_reading_is_a_claim_on_the_cases_fever_statement():
+    claims = _claims(
+        "neph-103-diabetic-kidney-disease",
+        "baseline",
+        ["She is febrile at 38.4 °C (101.1 °F). Her temperature yesterday was 36.9.",
+         "Final diagnosis: diabetic kidney disease."],
+    )
+    fid = {c.item for c in claims if c.turn == 1 and c.kind == "numeric"}
+    assert len(fid) == 1 and "term:temperature" not in fid
+    st = [(c.value, c.status) for c in claims if c.turn == 1 and c.kind == "numeric"]
+    assert st == [(38.4, "contradicted"), (101.1, "contradicted"), (36.9, "supported")]
+
+
+def test_please_with_any_verb_coordination_preventive_care_and_interval_repeats():
+    qs = _questions(
+        "card-101-stemi-inferior",
+        "baseline",
+        ["Inferior STEMI. Please bleep the cath lab team now. So please keep him on telemetry. "
+         "Please note he is a smoker. Is he up to date with his flu jab? Is he up to date with bowel screening?",
+         "Would the interventional cardiologist be able to take him straight away? Could we repeat the troponin "
+         "in an hour? Has he had any further episodes of pain since the paramedics arrived?",
+         "Final diagnosis: inferior STEMI."],
+    )
+    assert qs["Please bleep the cath lab team now."].relevant
+    assert qs["So please keep him on telemetry."].relevant
+    assert "Please note he is a smoker." not in qs  # a remark, not a request
+    assert not qs["Is he up to date with his flu jab?"].relevant
+    assert not qs["Is he up to date with bowel screening?"].relevant
+    assert qs["Would the interventional cardiologist be able to take him straight away?"].relevant
+    rep = qs["Could we repeat the troponin in an hour?"]
+    assert rep.relevant and not rep.redundant  # scheduled: asks for a value that does not exist yet
+    assert not qs["Has he had any further episodes of pain since the paramedics arrived?"].redundant
+
+
+def test_liver_function_tests_are_a_new_request_unless_a_case_fact_names_them():
+    qs = _questions(
+        "card-101-stemi-inferior",
+        "baseline",
+        ["Inferior STEMI. Please send LFTs and a troponin.", "Final diagnosis: inferior STEMI."],
+    )
+    assert not qs["Please send LFTs and a troponin."].redundant  # LFTs name no fact of this case
+    assert QUESTION_RX.search("I'd still like the echo I asked for.")
+
+
+def test_items_of_what_the_patient_needs_are_treatment_not_claims():
+    from medgym.judges.claims import _blocked
+
+    text = "She requires urgent transfer for IV antibiotics, heparin and steroids, and the CRP is 210."
+    assert _blocked(text, text.index("heparin"), text.index("heparin") + 7, False)
+    assert _blocked(text, text.index("steroids"), text.index("steroids") + 8, False)
+    assert _blocked(text, text.index("CRP"), text.index("CRP") + 3, True) is None  # a new clause asserts a result
+    t2 = "With a lactate of 4 he needs close monitoring, and the troponin of 900 confirms the infarct."
+    assert _blocked(t2, t2.index("troponin"), t2.index("troponin") + 8, True) is None
+
+
+def test_outside_values_are_attributed_and_thresholds_after_a_number_are_not_values():
+    claims = _claims(
+        "card-101-stemi-inferior",
+        "baseline",
+        ["Inferior STEMI. The external troponin of 12 ng/L does not fit; the outside hospital's 3 mm reading too. "
+         "His BP is under the 180/110 thrombolysis threshold.",
+         "Final diagnosis: inferior STEMI."],
+    )
+    vals = {c.value for c in claims if c.turn == 1 and c.kind == "numeric"}
+    assert not vals & {12.0, 3.0, 180.0, 110.0}
+    from medgym.judges.claims import _THRESHOLD_AFTER
+
+    assert _THRESHOLD_AFTER.match(" g/dL transfusion trigger") and not _THRESHOLD_AFTER.match(" mmHg on repeat")
+
+
+def test_related_associated_induced_are_the_same_causal_link_in_diagnosis_names():
+    from medgym.judges.context import _dx_variants
+    from medgym.judges.diagnoses import reply_diagnoses
+
+    assert "steroid-related hyperglycaemia" in _dx_variants("steroid-induced hyperglycaemia")
+    know = knowledge_for(default_bank().get("neph-102-drug-induced-hyperkalaemia"))
+    txt = "The most likely diagnosis is drug-related hyperkalaemia."
+    wd = reply_diagnoses(txt, segment_reply(txt), know, 1, False)
+    assert wd.role == "gold"
