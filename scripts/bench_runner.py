@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import tempfile
 import time
@@ -60,12 +61,11 @@ def http(tmp: str, latency: float, n: int, workers: int, judge_on_last: bool = T
             cfg = RunConfig(out=f"{tmp}/http_c{conc}_w{procs}_{judged}", cases={"ids": case_ids}, conditions=conds,
                             agents=[{"spec": "llm", "kwargs": kwargs}], concurrency=conc,
                             workers=procs)  # fmt: skip
-            # keep exactly the first n scenarios of the grid
+            gc.collect()  # each measurement starts from a clean heap, not the previous run's garbage
             t0 = time.perf_counter()
             s = run_batch(cfg, judge=None if judged else NoJudge(), progress=False)
             dt = time.perf_counter() - t0
-            recs = list(read_results(cfg.out).values())
-            turns = [len(r["trajectory"]["turns"]) for r in recs if r.get("trajectory")]
+            turns = [len(r["trajectory"]["turns"]) for r in read_results(cfg.out).values() if r.get("trajectory")]
             mean_turns = sum(turns) / max(len(turns), 1)
             achieved = s.ran / dt
             ideal = conc / (mean_turns * latency)

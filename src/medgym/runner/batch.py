@@ -26,7 +26,7 @@ from medgym.runner.config import RunConfig
 from medgym.runner.grid import EpisodeSpec, build_grid, longest_first
 from medgym.runner.manifest import write_or_check_manifest
 from medgym.runner.store import ResultStore
-from medgym.runner.threads import run_threads
+from medgym.runner.threads import run_threads, warm_agents
 from medgym.runner.workers import effective_workers, run_processes
 
 
@@ -102,12 +102,14 @@ def run_batch(
             bar.update(1)
             bar.set_postfix({k: v for k, v in sorted(summary.status.items())}, refresh=False)
 
+    warm_agents(config)
     try:
         bar = _progress(len(todo), progress)
         if workers > 1:
             summary.lost = run_processes(todo, config, bank, judge, workers, stop, on_record)
         else:
-            run_threads(iter(todo), config, bank, judge, stop, config.concurrency, on_record)
+            run_threads(iter(todo), config, bank, judge, stop, config.concurrency, on_record,
+                        start_interval_s=config.start_interval_s)
     except KeyboardInterrupt:
         summary.interrupted = True
         raise

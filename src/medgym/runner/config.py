@@ -52,6 +52,10 @@ class RunConfig(BaseModel):
     concurrency: int = Field(8, ge=1, description="Episodes in flight, over all worker processes.")
     workers: int | Literal["auto"] = Field(
         1, description="Worker processes (fork, Linux): 1 runs everything in this process, 'auto' one per core.")
+    start_interval_s: float = Field(
+        0.005, ge=0, le=10,
+        description="Ramp-up: the first wave of episodes starts this many seconds apart, so their LLM "
+                    "requests do not travel in lockstep (0: all at once).")
     max_episode_steps: int = Field(16, ge=1)
     retry_unscored: bool = Field(True, description="Rerun episodes whose judging failed (unscored).")
     save_trajectories: bool = Field(True, description="Embed the full trajectory in each result line.")

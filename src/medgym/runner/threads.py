@@ -41,6 +41,24 @@ def _start_threads(ex: ThreadPoolExecutor, n: int) -> None:
     wait(futures)
 
 
+def warm_agents(config: RunConfig) -> None:
+    """Build (and drop) one agent per spec before any episode starts.
+
+    The first construction imports the agent's stack (LangGraph, the openai client: ~0.7 s
+    for the LLM clinician) under the import lock; done by 32 episode threads at once, every
+    thread waits behind it, and in forked workers each worker would pay it again. Built
+    here once, workers inherit it. A factory that fails is left for the episodes, which
+    record it as an ``agent_init`` error.
+    """
+    from medgym.agents.registry import make_agent
+
+    for agent in config.agents:
+        try:
+            make_agent(agent.spec, **agent.kwargs)
+        except Exception:  # noqa: BLE001 - recorded per episode, where it belongs
+            continue
+
+
 def run_threads(
     specs: Iterator[EpisodeSpec],
     config: RunConfig,
@@ -50,12 +68,14 @@ def run_threads(
     concurrency: int,
     on_record: Callable[[dict[str, Any]], None],
     queue_depth: int | None = None,
+    start_interval_s: float = 0.0,
 ) -> None:
     """Run every spec from ``specs`` with ``concurrency`` episodes in flight.
 
     ``on_record`` receives each finished record in the calling thread (NaN metrics may
     remain: ``ResultStore.append`` writes them as null). Specs are drawn lazily, ``concurrency + queue_depth`` ahead at most, so a
-    shared task queue stays shared. ``stop`` is anything with ``is_set()``: once set, no
+    shared task queue stays shared. The first ``concurrency`` episodes start
+    ``start_interval_s`` apart (see ``RunConfig.start_interval_s``). ``stop`` is a threading or multiprocessing Event: once set, no
     new episode starts and in-flight ones end at their next step (they return nothing
     and rerun on resume). On KeyboardInterrupt the finished in-flight records are still
     delivered before the interrupt propagates.
@@ -79,7 +99,9 @@ def run_threads(
     ex = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="medgym-ep")
     _start_threads(ex, concurrency)
     try:
-        for _ in range(concurrency + depth):  # a small queue keeps threads busy without drawing everything
+        for i in range(concurrency + depth):  # a small queue keeps threads busy without drawing everything
+            if start_interval_s and 0 < i < concurrency:
+                stop.wait(start_interval_s)  # returns at once on a stop request
             submit_next(ex)
         while in_flight:
             done, _ = wait(list(in_flight), return_when=FIRST_COMPLETED)

@@ -114,11 +114,15 @@ def _task_iter(tasks: Any, stop: Any, parent_pid: int) -> Iterator[EpisodeSpec]:
 
 
 def _worker_main(tasks: Any, results: Any, stop: Any, config: RunConfig, bank: CaseBank, judge: Any,
-                 threads: int, share: float, parent_pid: int) -> None:
+                 threads: int, share: float, parent_pid: int, index: int, workers: int) -> None:
     _child_setup(share, parent_pid)
+    # interleave the workers' ramp-ups so the run as a whole starts one episode per interval
+    if config.start_interval_s and index:
+        stop.wait(index * config.start_interval_s)
     try:
         run_threads(_task_iter(tasks, stop, parent_pid), config, bank, judge, stop, threads,
-                    on_record=lambda rec: results.put(("record", rec)), queue_depth=threads)
+                    on_record=lambda rec: results.put(("record", rec)), queue_depth=threads,
+                    start_interval_s=config.start_interval_s * workers)
     finally:
         results.put(("done", os.getpid()))
         results.close()
@@ -141,7 +145,7 @@ def run_processes(todo: list[EpisodeSpec], config: RunConfig, bank: CaseBank, ju
         tasks.put(None)
     procs = [
         ctx.Process(target=_worker_main, name=f"medgym-worker-{i}", daemon=True,
-                    args=(tasks, results, shared_stop, config, bank, judge, threads, 1.0 / workers, os.getpid()))
+                    args=(tasks, results, shared_stop, config, bank, judge, threads, 1.0 / workers, os.getpid(), i, workers))
         for i in range(workers)
     ]
     for p in procs:
