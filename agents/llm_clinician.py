@@ -15,14 +15,10 @@ batch runner records the episode as an error, never as a score.
 
 from __future__ import annotations
 
-import functools
 import json
 from typing import Any, TypedDict
 
-from langchain_core.runnables import RunnableConfig
-from langgraph.graph import END, START, StateGraph
-
-from medgym.agents.llm_common import agent_client, usage_summary
+from medgym.agents.llm_common import agent_client, call_model_graph, invoke_call_model, usage_summary
 from medgym.llm import LLMClient
 
 DEFAULT_SYSTEM_PROMPT = (
@@ -37,24 +33,6 @@ DEFAULT_SYSTEM_PROMPT = (
 class _State(TypedDict):
     messages: list[dict[str, Any]]
     tools: list[dict[str, Any]] | None
-
-
-def _call_model_node(state: _State, config: RunnableConfig) -> dict[str, Any]:
-    return config["configurable"]["agent"].call_model(state)
-
-
-@functools.cache
-def _graph():
-    """The compiled graph, built once per process: the agent arrives through the run config.
-
-    The batch runner builds one agent per episode; compiling a graph per agent costs
-    about a millisecond of CPU under the GIL, which matters at 32 episodes in flight.
-    """
-    g = StateGraph(_State)
-    g.add_node("call_model", _call_model_node)
-    g.add_edge(START, "call_model")
-    g.add_edge("call_model", END)
-    return g.compile()
 
 
 class LLMClinician:
@@ -80,7 +58,7 @@ class LLMClinician:
         self.system_prompt = system_prompt
         self.use_tools = use_tools
         self.name = f"llm:{self.client.config.model}"
-        self.graph = _graph()
+        self.graph = call_model_graph(_State)
         self.messages: list[dict[str, Any]] = []
         self._pending_tool_call: str | None = None
 
@@ -105,10 +83,7 @@ class LLMClinician:
             self.messages.append({"role": "user", "content": observation})
         tools = info.get("tools") if self.use_tools else None
         self._tools = tools or getattr(self, "_tools", None)
-        out = self.graph.invoke(
-            {"messages": self.messages, "tools": self._tools if self.use_tools else None},
-            config={"configurable": {"agent": self}},
-        )
+        out = invoke_call_model(self, {"messages": self.messages, "tools": self._tools if self.use_tools else None})
         self.messages = out["messages"]
         last = self.messages[-1]
         calls = last.get("tool_calls") or []

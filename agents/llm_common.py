@@ -10,8 +10,11 @@ connections.
 
 from __future__ import annotations
 
+import functools
 import threading
 from typing import Any
+
+from langchain_core.runnables import RunnableConfig
 
 from medgym.llm import LLMClient, LLMConfig, UsageMeter
 
@@ -49,3 +52,31 @@ def usage_summary(meter: UsageMeter) -> dict[str, int]:
     """The agent-role token counts the runner records per episode (``Policy.token_usage``)."""
     u = meter.role("agent")
     return {k: u.get(k, 0) for k in USAGE_KEYS}
+
+
+def _call_model_node(state: dict[str, Any], config: RunnableConfig) -> dict[str, Any]:
+    # LangGraph passes the run config only to nodes whose parameter is typed RunnableConfig
+    return config["configurable"]["agent"].call_model(state)
+
+
+@functools.cache
+def call_model_graph(state_type: type) -> Any:
+    """The compiled one-node ``call_model`` graph for ``state_type``, built once per process.
+
+    The LLM agents are single-node LangGraph graphs whose node is the agent's own
+    ``call_model(state)``. The runner builds one agent per episode, and compiling a
+    graph per agent costs about a millisecond of CPU under the GIL; so the graph is
+    shared and the agent travels in the run config (see :func:`invoke_call_model`).
+    """
+    from langgraph.graph import END, START, StateGraph
+
+    g = StateGraph(state_type)
+    g.add_node("call_model", _call_model_node)
+    g.add_edge(START, "call_model")
+    g.add_edge("call_model", END)
+    return g.compile()
+
+
+def invoke_call_model(agent: Any, state: dict[str, Any]) -> dict[str, Any]:
+    """Run ``agent.graph`` (a :func:`call_model_graph`) on ``state`` with ``agent`` as its node."""
+    return agent.graph.invoke(state, config={"configurable": {"agent": agent}})

@@ -21,9 +21,7 @@ import json
 import re
 from typing import Any, TypedDict
 
-from langgraph.graph import END, START, StateGraph
-
-from medgym.agents.llm_common import agent_client, usage_summary
+from medgym.agents.llm_common import agent_client, call_model_graph, invoke_call_model, usage_summary
 from medgym.llm import LLMClient
 
 DEFAULT_SYSTEM_PROMPT = (
@@ -69,17 +67,10 @@ class SQLLLMAgent:
         self.system_prompt = system_prompt
         self.max_steps_per_round = max(2, int(max_steps_per_round))
         self.name = f"sql-llm:{self.client.config.model}"
-        self.graph = self._build()
+        self.graph = call_model_graph(_State)
         self.reset()
 
-    def _build(self):
-        g = StateGraph(_State)
-        g.add_node("call_model", self._call_model)
-        g.add_edge(START, "call_model")
-        g.add_edge("call_model", END)
-        return g.compile()
-
-    def _call_model(self, state: _State) -> dict[str, Any]:
+    def call_model(self, state: _State) -> dict[str, Any]:
         tools = state["tools"] or None
         choice = {"type": "function", "function": {"name": "answer"}} if state["force_answer"] and tools else None
         res = self.client.chat(state["messages"], tools=tools, tool_choice=choice)
@@ -124,7 +115,7 @@ class SQLLLMAgent:
         force = self.round_steps >= self.max_steps_per_round
         if force:
             self.messages.append({"role": "user", "content": FORCE_ANSWER})
-        out = self.graph.invoke({"messages": self.messages, "tools": self._tools, "force_answer": force})
+        out = invoke_call_model(self, {"messages": self.messages, "tools": self._tools, "force_answer": force})
         self.messages = out["messages"]
         last = self.messages[-1]
         calls = last.get("tool_calls") or []
