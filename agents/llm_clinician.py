@@ -15,11 +15,9 @@ batch runner records the episode as an error, never as a score.
 
 from __future__ import annotations
 
-import json
-from typing import Any, TypedDict
+from typing import Any
 
-from medgym.agents.llm_common import agent_client, call_model_graph, invoke_call_model, usage_summary
-from medgym.llm import LLMClient
+from medgym.agents.llm_common import ToolCallingLLMAgent
 
 DEFAULT_SYSTEM_PROMPT = (
     "You are an experienced physician talking with a colleague about a patient. Information may be "
@@ -30,74 +28,16 @@ DEFAULT_SYSTEM_PROMPT = (
 )
 
 
-class _State(TypedDict):
-    messages: list[dict[str, Any]]
-    tools: list[dict[str, Any]] | None
+class LLMClinician(ToolCallingLLMAgent):
+    """Policy protocol (``act``/``reset``) around the shared one-node LangGraph graph."""
 
+    name_prefix = "llm"
+    default_system_prompt = DEFAULT_SYSTEM_PROMPT
 
-class LLMClinician:
-    """Policy protocol (``act``/``reset``) around a compiled single-node LangGraph graph."""
-
-    def __init__(
-        self,
-        model: str | None = None,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        temperature: float | None = None,
-        seed: int | None = None,
-        max_tokens: int | None = None,
-        system_prompt: str = DEFAULT_SYSTEM_PROMPT,
-        use_tools: bool = True,
-        client: LLMClient | None = None,
-        **config: Any,
-    ):
-        self.client, self.meter = agent_client(
-            client, model=model, base_url=base_url, api_key=api_key, temperature=temperature, seed=seed,
-            max_tokens=max_tokens, **config,
-        )
-        self.system_prompt = system_prompt
+    def __init__(self, *args: Any, use_tools: bool = True, **kwargs: Any):
         self.use_tools = use_tools
-        self.name = f"llm:{self.client.config.model}"
-        self.graph = call_model_graph(_State)
-        self.messages: list[dict[str, Any]] = []
-        self._pending_tool_call: str | None = None
-
-    def call_model(self, state: _State) -> dict[str, Any]:
-        res = self.client.chat(state["messages"], tools=state["tools"] or None)
-        msg = dict(res.message)
-        if msg.get("tool_calls"):
-            msg["tool_calls"] = msg["tool_calls"][:1]  # one tool call per env step
-        return {"messages": [*state["messages"], msg]}
-
-    def reset(self) -> None:
-        self.messages = []
-        self._pending_tool_call = None
+        super().__init__(*args, **kwargs)
 
     def act(self, observation: str, info: dict[str, Any]) -> str:
-        if not self.messages:
-            self.messages = [{"role": "system", "content": self.system_prompt}]
-        if self._pending_tool_call is not None:
-            self.messages.append({"role": "tool", "tool_call_id": self._pending_tool_call, "content": observation})
-            self._pending_tool_call = None
-        else:
-            self.messages.append({"role": "user", "content": observation})
-        tools = info.get("tools") if self.use_tools else None
-        self._tools = tools or getattr(self, "_tools", None)
-        out = invoke_call_model(self, {"messages": self.messages, "tools": self._tools if self.use_tools else None})
-        self.messages = out["messages"]
-        last = self.messages[-1]
-        calls = last.get("tool_calls") or []
-        if calls:
-            call = calls[0]
-            self._pending_tool_call = call.get("id")
-            fn = call.get("function", {})
-            args = fn.get("arguments", "{}")
-            try:
-                parsed = json.loads(args) if isinstance(args, str) else args
-            except json.JSONDecodeError:
-                parsed = {"_raw": args}
-            return json.dumps({"tool": fn.get("name"), "arguments": parsed})
-        return last.get("content") or ""
-
-    def token_usage(self) -> dict[str, int]:
-        return usage_summary(self.meter)
+        self.observe(observation, info if self.use_tools else {})
+        return self.step()

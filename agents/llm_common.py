@@ -11,8 +11,9 @@ connections.
 from __future__ import annotations
 
 import functools
+import json
 import threading
-from typing import Any
+from typing import Any, TypedDict
 
 from langchain_core.runnables import RunnableConfig
 
@@ -80,3 +81,112 @@ def call_model_graph(state_type: type) -> Any:
 def invoke_call_model(agent: Any, state: dict[str, Any]) -> dict[str, Any]:
     """Run ``agent.graph`` (a :func:`call_model_graph`) on ``state`` with ``agent`` as its node."""
     return agent.graph.invoke(state, config={"configurable": {"agent": agent}})
+
+
+class ToolLoopState(TypedDict):
+    """State of the one-node graph: the conversation, the tool schemas, and whether to force ``answer``."""
+
+    messages: list[dict[str, Any]]
+    tools: list[dict[str, Any]] | None
+    force_answer: bool
+
+
+def tool_call_action(call: dict[str, Any]) -> str:
+    """An OpenAI tool call as an environment action ``{"tool": name, "arguments": {...}}``.
+
+    Arguments that are not valid JSON are forwarded raw in the OpenAI shape
+    (``{"name": ..., "arguments": "<text>"}``): the environment answers with a tool
+    error the model can read and fix, instead of the agent guessing.
+    """
+    fn = call.get("function", {})
+    raw = fn.get("arguments", "{}")
+    try:
+        args = json.loads(raw) if isinstance(raw, str) and raw.strip() else (raw or {})
+    except json.JSONDecodeError:
+        return json.dumps({"name": fn.get("name"), "arguments": raw})
+    return json.dumps({"tool": fn.get("name"), "arguments": args}, ensure_ascii=False)
+
+
+class ToolCallingLLMAgent:
+    """The loop every LLM agent shares: one model call per environment step.
+
+    A tool result goes back as a ``tool`` message answering the pending call, anything
+    else as a ``user`` message; the model's tool call (at most one per step, since an
+    environment step executes one action) becomes the action; ``force_answer`` pins
+    ``tool_choice`` to the ``answer`` tool when the step budget runs out. Subclasses
+    decide what a plain-text reply means (:meth:`text_action`) and may override how an
+    observation enters the conversation (:meth:`observe`).
+    """
+
+    name_prefix = "llm"
+    default_system_prompt = ""
+
+    def __init__(
+        self,
+        model: str | None = None,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        temperature: float | None = None,
+        seed: int | None = None,
+        max_tokens: int | None = None,
+        system_prompt: str | None = None,
+        client: LLMClient | None = None,
+        **config: Any,
+    ):
+        self.client, self.meter = agent_client(
+            client, model=model, base_url=base_url, api_key=api_key, temperature=temperature, seed=seed,
+            max_tokens=max_tokens, **config,
+        )
+        self.system_prompt = self.default_system_prompt if system_prompt is None else system_prompt
+        self.name = f"{self.name_prefix}:{self.client.config.model}"
+        self.graph = call_model_graph(ToolLoopState)
+        self.reset()
+
+    def reset(self) -> None:
+        self.messages: list[dict[str, Any]] = []
+        self._pending_tool_call: str | None = None
+        self._tools: list[dict[str, Any]] | None = None
+
+    def call_model(self, state: ToolLoopState) -> dict[str, Any]:
+        tools = state["tools"] or None
+        choice = {"type": "function", "function": {"name": "answer"}} if state["force_answer"] and tools else None
+        res = self.client.chat(state["messages"], tools=tools, tool_choice=choice)
+        msg = dict(res.message)
+        if msg.get("tool_calls"):
+            msg["tool_calls"] = msg["tool_calls"][:1]  # one tool call per environment step
+        return {"messages": [*state["messages"], msg]}
+
+    def observe(self, observation: str, info: dict[str, Any]) -> None:
+        """Add the observation to the conversation (system prompt first)."""
+        if info.get("tools"):
+            self._tools = info["tools"]
+        if not self.messages:
+            self.messages = [{"role": "system", "content": self.system_prompt}]
+        if self._pending_tool_call is not None:
+            self.add_tool_result(observation)
+        else:
+            self.messages.append({"role": "user", "content": observation})
+
+    def add_tool_result(self, content: str) -> None:
+        self.messages.append({"role": "tool", "tool_call_id": self._pending_tool_call, "content": content})
+        self._pending_tool_call = None
+
+    def step(self, *, force_answer: bool = False, force_message: str = "") -> str:
+        """Call the model once on the conversation and turn its reply into an action."""
+        if force_answer and force_message:
+            self.messages.append({"role": "user", "content": force_message})
+        out = invoke_call_model(self, {"messages": self.messages, "tools": self._tools, "force_answer": force_answer})
+        self.messages = out["messages"]
+        last = self.messages[-1]
+        calls = last.get("tool_calls") or []
+        if calls:
+            self._pending_tool_call = calls[0].get("id")
+            return tool_call_action(calls[0])
+        return self.text_action(last.get("content") or "")
+
+    def text_action(self, text: str) -> str:
+        """The action for a reply without a tool call: the text itself, by default."""
+        return text
+
+    def token_usage(self) -> dict[str, int]:
+        return usage_summary(self.meter)

@@ -348,6 +348,23 @@ class LLMClient:
             retryable=failure.retryable, body=failure.body,
         )
 
+    def _retry_or_raise(self, failure: Failure, retry_index: int, attempts: int, structured: bool,
+                        format_retries: int) -> tuple[float, int]:
+        """After a failed attempt: raise, or return (delay before the next one, updated format-retry count).
+
+        Shared by :meth:`_send` and :meth:`_asend` so the sync and async paths cannot
+        drift apart on what is retried.
+        """
+        action, delay = self._after_failure(failure, retry_index, structured, format_retries)
+        if action == "reject":
+            raise _FormatRejected(failure, attempts)
+        if action == "fail":
+            raise self._give_up(failure, attempts)
+        if structured and failure.status in FORMAT_REJECTION_BARE_5XX:
+            format_retries += 1
+        self._record(retries=1)
+        return delay, format_retries
+
     def _got_completion(self, completion: dict[str, Any]) -> None:
         u = Usage.from_response(completion.get("usage"))
         self._record(prompt_tokens=u.prompt_tokens, completion_tokens=u.completion_tokens,
@@ -372,14 +389,7 @@ class LLMClient:
             else:
                 self._got_completion(completion)
                 return completion, attempts
-            action, delay = self._after_failure(failure, retry_index, structured, format_retries)
-            if action == "reject":
-                raise _FormatRejected(failure, attempts)
-            if action == "fail":
-                raise self._give_up(failure, attempts)
-            if structured and failure.status in FORMAT_REJECTION_BARE_5XX:
-                format_retries += 1
-            self._record(retries=1)
+            delay, format_retries = self._retry_or_raise(failure, retry_index, attempts, structured, format_retries)
             time.sleep(delay)
         raise AssertionError("unreachable: the last attempt always returns or raises")
 
@@ -403,14 +413,7 @@ class LLMClient:
             else:
                 self._got_completion(completion)
                 return completion, attempts
-            action, delay = self._after_failure(failure, retry_index, structured, format_retries)
-            if action == "reject":
-                raise _FormatRejected(failure, attempts)
-            if action == "fail":
-                raise self._give_up(failure, attempts)
-            if structured and failure.status in FORMAT_REJECTION_BARE_5XX:
-                format_retries += 1
-            self._record(retries=1)
+            delay, format_retries = self._retry_or_raise(failure, retry_index, attempts, structured, format_retries)
             await asyncio.sleep(delay)
         raise AssertionError("unreachable: the last attempt always returns or raises")
 
