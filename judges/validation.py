@@ -433,4 +433,27 @@ def agreement(items: list[ValidationItem], results: list[JudgeResult]) -> dict[s
         }
         for m in ALL_METRICS
     }
-    return {"nodes": nodes, "metrics": metrics, "decisions": {k: v for k, v in by_node.items()}}
+    return {"nodes": nodes, "metrics": metrics, "claim_hallucination": hallucination_detection(by_node["initiation"]),
+            "decisions": {k: v for k, v in by_node.items()}}
+
+
+def hallucination_detection(decisions: Iterable[Decision]) -> dict[str, float | int | None]:
+    """Precision/recall of *hallucinated* claims alone, from the initiation decisions.
+
+    A diagnostic beside the node's macro-F1, not a replacement for it: it ignores the
+    claim kind and every claim both sides call non-hallucinated (or that one side
+    lists as supported and the other does not list), so it shows how much of the
+    initiation disagreement is about hallucinations and how much is segmentation of
+    supported claims.
+    """
+    def bad(c: str) -> bool:
+        return c.endswith(":hallucinated")
+
+    decisions = list(decisions)
+    tp = sum(bad(g) and bad(p) for _k, g, p in decisions)
+    fp = sum(not bad(g) and bad(p) for _k, g, p in decisions)
+    fn = sum(bad(g) and not bad(p) for _k, g, p in decisions)
+    prec = tp / (tp + fp) if tp + fp else None
+    rec = tp / (tp + fn) if tp + fn else None
+    f1 = 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else None
+    return {"tp": tp, "fp": fp, "fn": fn, "precision": prec, "recall": rec, "f1": f1}

@@ -62,6 +62,9 @@ def main(argv: list[str] | None = None) -> int:
         row = rep["nodes"][node]
         ok = row["macro_f1"] is not None and row["macro_f1"] >= TARGET_F1
         print(f"{node:<20}{row['n']:>6}{_f(row['accuracy']):>10}{_f(row['macro_f1']):>10}  {'ok' if ok else 'BELOW'}")
+    h = rep["claim_hallucination"]
+    print(f"  (diagnostic) hallucinated claims alone: precision {_f(h['precision'])}  recall {_f(h['recall'])}"
+          f"  F1 {_f(h['f1'])}  (tp {h['tp']}, fp {h['fp']}, fn {h['fn']})")
     print()
     print(f"{'metric':<8}{'dir':>6}{'n':>5}{'MAE':>8}{'max':>8}{'n/a mismatch':>14}")
     for m, row in rep["metrics"].items():

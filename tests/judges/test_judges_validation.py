@@ -11,7 +11,13 @@ import pytest
 from medgym.judges import get_judge
 from medgym.judges.llm_judge import LLMJudge, annotation_from_labels
 from medgym.judges.metrics import ALL_METRICS, ALL_NODES
-from medgym.judges.validation import agreement, label_metrics, load_validation_set
+from medgym.judges.validation import (
+    NONE,
+    agreement,
+    hallucination_detection,
+    label_metrics,
+    load_validation_set,
+)
 from medgym.llm import LLMConfig
 from medgym.llm.fake_server import FakeOpenAIServer
 
@@ -86,3 +92,19 @@ def test_llm_judge_reproduces_label_metrics_from_ideal_annotations(items):
             res = judge.judge(it.trajectory)
             assert res.status == "ok", (it.id, res.reason)
             assert res.metrics() == label_metrics(it), it.id
+
+
+def test_hallucination_detection_ignores_kind_and_supported_segmentation():
+    decisions = [
+        ("a", "numeric:hallucinated", "factual:hallucinated"),  # kind differs: still a hit
+        ("b", "factual:hallucinated", NONE),                     # missed
+        ("c", NONE, "numeric:hallucinated"),                     # spurious
+        ("d", "factual:supported", NONE),                        # segmentation of a supported claim: ignored
+        ("e", NONE, "numeric:supported"),                        # ditto
+        ("f", "factual:supported", "factual:hallucinated"),      # false alarm
+    ]
+    h = hallucination_detection(decisions)
+    assert (h["tp"], h["fp"], h["fn"]) == (1, 2, 1)
+    assert h["precision"] == pytest.approx(1 / 3) and h["recall"] == pytest.approx(1 / 2)
+    assert h["f1"] == pytest.approx(2 / 5)
+    assert hallucination_detection([("x", "factual:supported", NONE)])["f1"] is None  # nothing to detect: n/a, not 0
