@@ -229,6 +229,27 @@ def label_metrics(item: ValidationItem) -> dict[str, float | None]:
     return {**audit, **halluc}
 
 
+def labels_as_result(item: ValidationItem, annotator: str = "annotator") -> JudgeResult:
+    """One annotator's labels in the shape of a judge result.
+
+    So that a second annotator's labels can be compared with the first's by the very
+    :func:`agreement` the judges are measured with: the inter-annotator figure is then
+    the ceiling against which a judge's agreement can be read.
+    """
+    ann = label_annotations(item)
+    audit, halluc = metrics_from_counts(counts_from_annotations(ann))
+    traj = item.trajectory
+    return JudgeResult(status="ok", judge=annotator, judge_version="labels", scenario_id=traj.scenario.id,
+                       case_id=traj.scenario.case.id, condition=traj.scenario.condition,
+                       num_turns=len(traj.turns), audit=audit, hallucination=halluc, annotations=ann)
+
+
+def same_replies_key(item: ValidationItem) -> tuple[str, str, tuple[str, ...]]:
+    """What identifies a labelled trajectory across annotators: case, condition and the agent's replies."""
+    traj = item.trajectory
+    return traj.scenario.case.id, traj.scenario.condition, tuple(t.agent for t in traj.turns)
+
+
 # ------------------------------------------------------------------ comparison
 Decision = tuple[str, str, str]  # (key, gold class, predicted class); NONE = item absent on that side
 

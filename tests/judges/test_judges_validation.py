@@ -16,6 +16,7 @@ from medgym.judges.validation import (
     agreement,
     hallucination_detection,
     label_metrics,
+    labels_as_result,
     load_validation_set,
 )
 from medgym.llm import LLMConfig
@@ -108,3 +109,18 @@ def test_hallucination_detection_ignores_kind_and_supported_segmentation():
     assert h["precision"] == pytest.approx(1 / 3) and h["recall"] == pytest.approx(1 / 2)
     assert h["f1"] == pytest.approx(2 / 5)
     assert hallucination_detection([("x", "factual:supported", NONE)])["f1"] is None  # nothing to detect: n/a, not 0
+
+
+def test_an_annotator_agrees_with_itself_and_a_changed_label_shows(items):
+    """labels_as_result lets a second annotator be scored like a judge (scripts/annotator_agreement.py)."""
+    sample = items[:10]
+    same = agreement(sample, [labels_as_result(i) for i in sample])
+    assert all(row["macro_f1"] in (None, 1.0) for row in same["nodes"].values())
+    assert all(row["mae"] in (None, 0.0) for row in same["metrics"].values())
+    item = next(i for i in sample if i.labels.questions)
+    other = item.model_copy(deep=True)
+    q = other.labels.questions[0]
+    q.redundant = not q.redundant
+    changed = agreement([item], [labels_as_result(other)])
+    assert changed["nodes"]["follow_up"]["accuracy"] < 1.0
+    assert changed["metrics"]["RIR"]["mae"] > 0
