@@ -35,6 +35,7 @@ from medgym.judges.context import (
     general_lexicon,
     lex_find,
     numbers_in,
+    treatment_terms,
     unit_compatible,
     value_in_fact_unit,
 )
@@ -248,6 +249,63 @@ _MANAGEMENT_CHOICE = re.compile(
     r"no\s+need\s+for|no\s+indication\s+for|not\s+(?:needing|requiring))\s+(?:\w+\s+){0,2})$",
     re.I,
 )
+# units of a drug dose: an invented dose is a prescription, not a patient fact
+_DOSE_UNITS = frozenset({"mg", "g", "mcg", "µg", "ug", "microgram", "micrograms", "mg/kg"})
+# an inline plan label inside a paragraph ("… lid lag. Next steps: carbimazole 20 mg, TFTs in 4–6 weeks"):
+# what follows is the plan, as under a "Next steps" heading
+_INLINE_PLAN = re.compile(
+    r"(?:^|(?<=[.;]\s)|(?<=\n))\**(?:(?:recommended\s+|suggested\s+|immediate\s+)?next\s+steps|plan|management(?:\s+plan)?|"
+    r"recommendations?)\**\s*[:—–-]",
+    re.I,
+)
+# a deadline of a recommendation: "an angiogram within 24 hours", "repeat it in the next 6 h"
+_DEADLINE_BEFORE = re.compile(r"\b(?:within|in\s+the\s+next|over\s+the\s+next|no\s+later\s+than)\s+(?:about\s+)?$", re.I)
+# a dose said as what the patient takes or took ("she is on propranolol 40 mg", "has been taking
+# 20 mg"): an unsupported one is an invented history, not a prescription
+_TAKING_BEFORE = re.compile(
+    r"\b(?:(?:is|was|been|are|were|already|currently|still)\s+on|on\s+(?:regular|long-term|maintenance)|"
+    r"takes|taking|took|taken|uses|using|used|received|receiving|dispensed|(?:was|were|been)\s+(?:given|prescribed|started))"
+    r"\b[^.;:]*$",
+    re.I,
+)
+# a drug named as what the patient takes: "is on", "been taking", "regular", "his usual"
+_ON_DRUG_BEFORE = re.compile(
+    r"(?:(?<!hold off )(?<!start )(?<!put )(?<!switch )(?<!keep )(?<!him )(?<!her )\bon|\btakes|\btaking|\btook|"
+    r"\btaken|\buses|\busing|\bused|\breceived|\breceiving|\bdispensed|\bregular|\busual|\bhistory\s+of|"
+    r"\bhad)\s+(?:(?:an?|the|his|her|regular|long-term|daily|oral|some|any)\s+){0,2}$",
+    re.I,
+)
+# prescription wording around a drug name: an order, a dose with a schedule, "should be running"
+_PRESCRIBING = re.compile(
+    r"\b(?:give|giving|proceed|administer|load(?:ing)?|hold(?:\s+off)?|withhold|continue|switch(?:\s+to)?|commence|prescribe|"
+    r"start(?:ing)?|can\s+start|should\s+(?:already\s+)?be\s+(?:running|given|started|continued)|titrat\w*|"
+    r"tds|bd|od|qds|nocte|mane|tid|bid|qid|prn|stat)\b|\b\d+(?:\.\d+)?\s*(?:mg|mcg|µg|micrograms?|units)\b",
+    re.I,
+)
+_ORGAN_STATE = re.compile(
+    r"\b(spleen|liver|lymph\s+nodes|glands|kidneys?|bladder|thyroid|abdomen|calf|testis|prostate|knee|ankles?|legs?|"
+    r"optic\s+discs?|discs?|radial\s+pulse|femoral\s+pulse)\s+(?:is|are|was|were|feels?|felt|looks?|looked|seems?|appears?)\s+"
+    r"(?:\w+\s+)?(enlarged|palpable|swollen|tender|distended|dilated|weaker|weak)\b",
+    re.I,
+)
+_ORGAN_ALIAS = re.compile(r"([A-Za-z]{4,})\s+(gland|examination|exam|swelling)", re.I)
+_EXAM_ADJECTIVE = re.compile(
+    r"\b(?:tender|non-?tender|enlarged|swollen|palpable|nodular|smooth|firm|hard|craggy|bulky|inflamed)\b", re.I
+)
+# "thyroid function", "thyroid scan", "thyroid eye disease": a test or another organ, not the examination
+_ORGAN_TEST_AFTER = re.compile(
+    r"[\s-]*(?:function|scan|scintigraphy|antibod|hormone|stimulating|eye|uptake|ultrasound|biopsy|"
+    r"levels?|tests?|disease|storm|cancer|nodule)", re.I
+)
+_CAUSE_OF = re.compile(
+    r"\b(?:cause|causes|source|origin|explanation|reason|driver|aetiology|etiology)\s+(?:of|for|behind)\s+"
+    r"(?:her|his|their|the|this)\s+$",
+    re.I,
+)
+_RATE_AFTER = re.compile(r"\s*(?:a|an|per|each|every|/)\s*(day|week|month|year|wk|mo|yr)\b", re.I)
+_PERIOD_DAYS = {"day": 1.0, "week": 7.0, "wk": 7.0, "month": 30.44, "mo": 30.44, "year": 365.25, "yr": 365.25}
+_UNIT_DAYS = {"d": 1.0, "day": 1.0, "wk": 7.0, "week": 7.0, "y": 365.25, "year": 365.25, "mo": 30.44, "month": 30.44}
+_DENIED_VALUE = re.compile(r"\b(?:not|rather\s+than|instead\s+of|never|nor)\s+(?:about\s+|around\s+|the\s+)?$", re.I)
 _DOSE_AFTER = re.compile(
     r"^\s*(?:[\w/%°µ.]+\s+)?(?:(?:high[\s-]flow|supplemental|humidified)\s+)?(?:O2|oxygen|saline|dextrose|"
     r"fluids?|bolus|boluses|crystalloid|Hartmann'?s|infusion|via|stat)\b",
@@ -634,6 +692,27 @@ class ClaimExtractor:
         self.lex, self.lex_kinds = general_lexicon()
         self._ctx_qs: dict[str, list[Quantity]] = {}
         self._gave_number: set[str] = set()
+        # organ words of examination facts ("thyroid" of "thyroid gland", and the head "gland")
+        organ: dict[str, set[str]] = {}
+        for f in know.case.facts:
+            if f.category != FactCategory.exam or f.negated:
+                continue
+            for n in f.all_names:
+                m = _ORGAN_ALIAS.fullmatch(n.strip())
+                if m:
+                    organ.setdefault(m.group(1).lower(), set()).add(f.id)
+                    if m.group(2).lower() == "gland":
+                        organ.setdefault("gland", set()).add(f.id)
+        self._organ_of = {w: next(iter(ids)) for w, ids in organ.items() if len(ids) == 1}
+        self._organ_words = [
+            (re.compile(rf"\b{re.escape(w)}\b(?![\s-]*(?:gland|examination|exam|swelling)\b)", re.I), next(iter(ids)))
+            for w, ids in organ.items() if len(ids) == 1
+        ]
+        #: mention text -> the name it is judged by ("spleen is enlarged" -> "splenomegaly")
+        self._canon: dict[str, str] = {}
+        #: claims of the earlier turns of the trajectory being read (set by the caller before
+        #: each turn), so that a restated invented value keeps its item
+        self.earlier: list[Claim] = []
         self._neg_kw = {f.id: _fact_negated_keywords(f) for f in know.case.facts}
         self._tmpl_kw = {
             t.id: _template_keywords(t.statement, know.fact(t.fact_id)) for t in know.templates.values()
@@ -674,10 +753,28 @@ class ClaimExtractor:
                 continue  # "Doppler shows preserved perfusion": a word of the ultrasound report here
             out.append((m.start, m.end, item, kind, mention_negated(text, m.start, m.end)))
             taken.append((m.start, m.end))
+        for s, e, fid in self._organ_mentions(text):
+            if not any(a < e and s < b for a, b in taken):
+                out.append((s, e, fid, "fact", mention_negated(text, s, e)))
+                taken.append((s, e))
+        for s, e, item, kind, canon in self._organ_state_mentions(text):
+            inner = [o for o in out if o[0] < e and s < o[1]]
+            if all(s <= o[0] and o[1] <= e for o in inner):
+                # the whole "radial pulse is weaker" is more specific than the "pulse" inside it
+                out = [o for o in out if o not in inner]
+                taken = [(a, b) for a, b in taken if not (a < e and s < b)]
+                self._canon[text[s:e].lower()] = canon
+                out.append((s, e, item, kind, mention_negated(text, s, e)))
+                taken.append((s, e))
         fact_texts = " ".join(self.know.fact(o[2]).statement.lower() for o in out if o[2] in self.know.matcher.facts)
         for s, e, hits in lex_find(self.lex, text):
             if any(a < e and s < b for a, b in taken):
-                continue
+                inner = [o for o in out if o[0] < e and s < o[1]]
+                if not inner or not all(self._partial_word_mention(text, o, s, e) for o in inner):
+                    continue
+                # "urine eosinophils" is the general finding, not the "urine" of a case fact's name
+                out = [o for o in out if o not in inner]
+                taken = [(a, b) for a, b in taken if not (a < e and s < b)]
             if fact_texts and text[s:e].lower().rstrip("s") in fact_texts:
                 continue  # part of a case fact named in the same sentence ("ultrasound ... no gallstones")
             for tid, _k in hits:
@@ -688,6 +785,54 @@ class ClaimExtractor:
                     out.append((s, e, tid, self.lex_kinds[tid], mention_negated(text, s, e)))
                 break
         out.sort()
+        return out
+
+    def _partial_word_mention(self, text: str, o, s: int, e: int) -> bool:
+        """Whether case-fact mention ``o`` is one word inside the longer general term at [s, e)
+        and is not itself a whole name or alias of its fact."""
+        if not (s <= o[0] and o[1] < e and (o[1] - o[0]) < (e - s)):
+            return False  # the head word (last) names the entity: "similar episodes" stays the case's episodes
+        f = self.know.matcher.facts.get(o[2])
+        said = text[o[0] : o[1]].lower()
+        return f is not None and " " not in said.strip() and said not in {n.lower() for n in f.all_names}
+
+    def _organ_state_mentions(self, text: str) -> list[tuple[int, int, str, str, str]]:
+        """"his spleen is enlarged", "the liver was palpable": the finding named the other way
+        round ("enlarged spleen" = splenomegaly), as a case fact or a general term. Returns
+        (start, end, item, kind, the name the finding is judged by)."""
+        out = []
+        for m in _ORGAN_STATE.finditer(text):
+            phrase = f"{m.group(2)} {m.group(1)}"
+            if m.group(2).lower() == "palpable" and not lex_find(self.lex, phrase):
+                phrase = f"enlarged {m.group(1)}"  # a palpable spleen is an enlarged one
+            # only a name that covers the whole phrase ("pulse" alone is the heart rate, not this)
+            hits = [h for h in fact_mentions(self.know, phrase) if h.kind == "fact" and h.start == 0 and h.end == len(phrase)]
+            if hits:
+                out.append((m.start(1), m.end(), hits[0].item_id, "fact", phrase))
+                continue
+            for _s, _e, lh in lex_find(self.lex, phrase):
+                if (_s, _e) != (0, len(phrase)):
+                    continue
+                tid = lh[0][0]
+                mapped = self._term_fact.get(tid)
+                if mapped is not None:
+                    out.append((m.start(1), m.end(), mapped, "fact", tid[5:]))
+                else:
+                    out.append((m.start(1), m.end(), tid, self.lex_kinds[tid], tid[5:]))
+                break
+        return out
+
+    def _organ_mentions(self, text: str) -> list[tuple[int, int, str]]:
+        """An organ word with an examination adjective names the examination fact whose alias is
+        "<organ> gland/examination/swelling" ("on examination the thyroid is tender", "the tender
+        gland", "tender thyroid on examination" all report the thyroid examination)."""
+        out = []
+        for rx, fid in self._organ_words:
+            for m in rx.finditer(text):
+                c0, c1 = clause_bounds(text, m.start())
+                near = text[max(c0, m.start() - 25) : min(c1, m.end() + 30)]
+                if _EXAM_ADJECTIVE.search(near) and not _ORGAN_TEST_AFTER.match(text[m.end() : m.end() + 25]):
+                    out.append((m.start(), m.end(), fid))
         return out
 
     def _belongs_to_other_fact(self, text: str, s: int, e: int, item: str, hits) -> bool:
@@ -743,6 +888,9 @@ class ClaimExtractor:
                     continue  # the bare diagnosis line asserts a diagnosis, not patient facts
                 lo = sup.start()
             hi = req if req is not None else len(text)
+            plan = _INLINE_PLAN.search(text, lo)
+            if plan is not None and plan.start() < hi:
+                hi = plan.start()  # "… Next steps: …" inside the paragraph: the rest is the plan
             all_mentions = self._mentions(text)
             quotes = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
             mentions = [m for m in all_mentions if lo <= m[0] < hi and not any(a <= m[0] < b for a, b in quotes)]
@@ -869,6 +1017,8 @@ class ClaimExtractor:
             if _FAMILY_OF.search(text[max(0, a - 50) : a]):
                 continue  # "family history of X" is about the relatives
             possessive = _POSSESSIVE_HISTORY.search(text[max(0, a - 20) : a]) and hits[0][0] != self.know.gold
+            if possessive and _CAUSE_OF.search(text[max(0, a - 40) : a]):
+                continue  # "the most likely cause of her thyrotoxicosis": the problem being explained
             if (_HISTORY_BEFORE.search(text[max(0, a - 40) : a]) or possessive) and not re.match(
                 r"(?:undiagnosed|unrecognised|unrecognized|new)\b", text[a:b], re.I
             ):
@@ -990,6 +1140,8 @@ class ClaimExtractor:
             normalize_unit(q.unit) in ("°c", "°f") or (att is not None and att[0] in (*_TEMPERATURE_TERMS, self._fever_fact))
         ):
             att = (self._fever_fact, "fact")  # "temperature 38.1 °C" where the case only says "no fever"
+        if att is None:
+            att = self._earlier_invention(tc, text, q)  # "the 42 we had", "2 cm right thyroid nodule"
         if attached is not None:
             attached[q.start] = att
         after = text[q.end : q.end + 25]
@@ -1011,6 +1163,16 @@ class ClaimExtractor:
         span = Span(turn=tc.index, text=q.text, start=seg.start + q.start, end=seg.start + q.end)
         item, kind = att if att else ("number", "number")
         status, rule, key_value = self._check_number(tc, text, q, item, pre, after, derived)
+        if (
+            status == "unsupported" and q.unit is not None and normalize_unit(q.unit) in _DOSE_UNITS
+            and not _TAKING_BEFORE.search(text[max(0, q.start - 45) : q.start])
+            and seg.section != "evidence" and not self._states_a_dose(item)
+        ):
+            return None  # "Propranolol 40 mg tds", "Aspirin 300 mg now": a prescription, not a patient fact
+        if status == "unsupported" and normalize_unit(q.unit) in ("h", "d", "wk", "min") and _DEADLINE_BEFORE.search(
+            text[max(0, q.start - 25) : q.start]
+        ):
+            return None  # "an angiogram within 24 hours": the deadline of a recommendation
         key = f"num:{item}:{key_value}"
         return Claim(
             id=f"c{nid}",
@@ -1025,6 +1187,33 @@ class ClaimExtractor:
             premise=premise,
             rule=rule,
         )
+
+    def _states_a_dose(self, item: str) -> bool:
+        """Whether case fact ``item`` gives a dose ("ibuprofen 400 mg three times daily"): a
+        different dose of it is a misquote, not a prescription."""
+        f = self.know.matcher.facts.get(item)
+        return f is not None and any(
+            q.unit is not None and normalize_unit(q.unit) in _DOSE_UNITS for q in find_quantities(f.statement)
+        )
+
+    def _earlier_invention(self, tc: TurnContext, text: str, q: Quantity) -> tuple[str, str] | None:
+        """The item of an unsupported or misquoted value the agent asserted in an earlier turn, when
+        a number this turn names no item of its own but restates that value: "the 42 we had" after
+        "The ESR is 42", "2 cm right thyroid nodule" after "a palpable 2 cm nodule". Following the
+        same invented value keeps one hallucination track across turns."""
+        if q.unit is not None and normalize_unit(q.unit) in _DOSE_UNITS:
+            return None
+        if _DENIED_VALUE.search(text[max(0, q.start - 25) : q.start]):
+            return None  # "about 7 weeks, not 5": the corrected value is denied, not asserted
+        for c in reversed(self.earlier):
+            if c.turn >= tc.index or c.kind != "numeric" or not c.hallucinated or c.item == "number":
+                continue
+            if c.value is None or abs(c.value - q.value) > 1e-9:
+                continue
+            if q.unit is not None and c.unit is not None and normalize_unit(q.unit) != normalize_unit(c.unit):
+                continue
+            return c.item, "fact" if c.item in self.know.matcher.facts else "analyte"
+        return None
 
     def _serial_sibling(self, tc: TurnContext, att: tuple[str, str], q: Quantity) -> tuple[str, str]:
         """Serial measurements of one analyte ("potassium" and "repeat potassium", "Hb" and
@@ -1047,6 +1236,28 @@ class ClaimExtractor:
                 self._gave_number.add(f.id)  # the plain name is not a separate claim
                 return g.id, att[1]
         return att
+
+    def _rate(self, tc: TurnContext, text: str, q: Quantity) -> tuple[str, str, str] | None:
+        """A rate the agent computes ("about 2 kg a month" from "6 kg over three months", "1 kg per
+        week") is derived: supported when one sentence of the released context gives an amount in
+        the same unit and a duration whose ratio rounds to it (within 15 %)."""
+        m = _RATE_AFTER.match(text[q.end : q.end + 20])
+        if m is None or q.unit is None or normalize_unit(q.unit) in ("h", "d", "wk", "y", "min"):
+            return None
+        per = _PERIOD_DAYS[m.group(1).lower()]
+        unit = normalize_unit(q.unit)
+        for sent in re.split(r"(?<=[.!?])\s+|\n", tc.context_text):
+            amounts = [x for x in find_quantities(sent) if normalize_unit(x.unit) == unit]
+            spans = [*find_quantities(sent), *_word_durations(sent)]
+            durations = [(x, _UNIT_DAYS.get(normalize_unit(x.unit) or x.text.split()[-1].lower().rstrip("s"))) for x in spans]
+            for a in amounts:
+                for d, scale in durations:
+                    if scale is None:
+                        continue
+                    days = d.value * scale
+                    if days > 0 and abs(a.value / days * per - q.value) <= 0.15 * q.value:
+                        return ("supported", f"derived rate: {a.text} over {d.text}", f"rate{q.value:g}")
+        return None
 
     def _per_kg(self, tc: TurnContext, q: Quantity) -> tuple[str, str, str] | None:
         """A weight-indexed value ("FVC 41 mL/kg") is derived: supported when a released volume or
@@ -1074,12 +1285,25 @@ class ClaimExtractor:
         per_kg = self._per_kg(tc, q)
         if per_kg is not None:
             return per_kg
+        rate = self._rate(tc, text, q)
+        if rate is not None:
+            return rate
         for tmpl, t_turn in tc.injected:
             # a number of the injected statement repeated with its item ("diarrhoea for 3 days" after
             # "profuse watery diarrhoea for three days") restates what was given
             if t_turn <= tc.index and tmpl.value is None and any(
                 abs(q.value - v) < 1e-9 for v in numbers_in(tmpl.statement)
             ) and any(re.search(rf"\b{re.escape(n)}", text, re.I) for n in [tmpl.item, *tmpl.aliases]):
+                return ("restated_contradiction", f"repeats a number of the injected statement of {tmpl.id}",
+                        f"{tmpl.fact_id}:{q.value:g}")
+            f_t = know.matcher.facts.get(tmpl.fact_id)
+            if (
+                t_turn <= tc.index and tmpl.value is not None and item == tmpl.fact_id and f_t is not None
+                and f_t.value is not None and abs(q.value - f_t.value) > 1e-9
+                and any(abs(q.value - v) < 1e-9 for v in numbers_in(tmpl.statement))
+            ):
+                # "102 in the left arm versus 150 in the right": the other number of the injected
+                # statement, said of its item, restates that statement too
                 return ("restated_contradiction", f"repeats a number of the injected statement of {tmpl.id}",
                         f"{tmpl.fact_id}:{q.value:g}")
         concept = None
@@ -1255,11 +1479,18 @@ class ClaimExtractor:
         present = not neg
         span = Span(turn=tc.index, text=text[s:e], start=seg.start + s, end=seg.start + e)
         status, rule = self._check_fact(tc, clause, text[s:e], item, kind, present, text)
+        if status != "supported" and self._prescribed(text, s, item):
+            return None  # an unsupported drug in a prescription is the plan, not an invented history
         polarity = "+" if present else "-"
         if fact is not None:
             # the track key of a case fact is whether the claim agrees with the case's statement, so
             # that "reflexes are absent" and "areflexia" are the same claim
-            conflict = self._qualitative_conflict(fact, clause, present, _local_window(clause, text[s:e]), text[s:e])
+            said = text[s:e]
+            if self._organ_of.get(said.lower()) == item:
+                clause, said = clause.replace(said, fact.name), fact.name
+            elif said.lower() in self._canon:
+                clause, said = clause.replace(said, self._canon[said.lower()]), self._canon[said.lower()]
+            conflict = self._qualitative_conflict(fact, clause, present, _local_window(clause, said), said)
             polarity = "x" if conflict else "="
         return Claim(
             id=f"c{nid}",
@@ -1274,6 +1505,17 @@ class ClaimExtractor:
             rule=rule,
         )
 
+    def _prescribed(self, text: str, s: int, item: str) -> bool:
+        """A drug named as treatment to give, hold or continue ("Propranolol 40 mg tds and an
+        NSAID", "I'd hold off on heparin", "Hydrocortisone should already be running", "Load aspirin
+        and ticagrelor") is the plan, not a claim about the patient; "she is on an NSAID" is."""
+        f = self.know.matcher.facts.get(item)
+        if not (item in treatment_terms() or (f is not None and f.category == FactCategory.medication)):
+            return False
+        if _ON_DRUG_BEFORE.search(text[max(0, s - 40) : s]):
+            return False
+        return bool(_PRESCRIBING.search(_sub_sentence(text, s)))
+
     def _qualitative_conflict(
         self, f: Fact, clause: str, present: bool, local: str | None = None, mention: str | None = None
     ) -> str | None:
@@ -1283,9 +1525,10 @@ class ClaimExtractor:
             return None  # "no postural drop", "no CO alarm": the statement denies it too
         loc0 = local if local is not None else clause
         for a, b in _ANTONYMS:
-            if re.search(rf"\b{a}\b", loc0, re.I) and re.search(rf"\b{b}\b", f.statement, re.I) and not re.search(
-                rf"\b{a}\b", f.statement, re.I
-            ) and not re.search(rf"\b{b}\b", loc0, re.I):  # "the positive X contradicts the negative X"
+            wa, wb = rf"(?<![\w-]){a}(?![\w-])", rf"(?<![\w-]){b}(?![\w-])"  # "tender" is not in "non-tender"
+            if re.search(wa, loc0, re.I) and re.search(wb, f.statement, re.I) and not re.search(
+                wa, f.statement, re.I
+            ) and not re.search(wb, loc0, re.I):  # "the positive X contradicts the negative X"
                 if mention and not _near_in_statement(f.statement, mention, b):
                     continue
                 return f"says '{a}' where the released {f.name} statement says '{b}'"
@@ -1334,6 +1577,14 @@ class ClaimExtractor:
                 return normal
         if not present and f.category not in OBJECTIVE_CATEGORIES:
             return f"denies {f.name}, which the case states"
+        if (
+            not present and mention and f.category == FactCategory.exam and not f.negated
+            and mention.strip().lower() in {n.lower() for n in f.all_names}
+            and not re.search(r"\b(?:examination|exam|assessment|check)\b", mention, re.I)
+            and not NORMAL_RX.search(f.statement) and not _negated_in_statement(f, mention)
+        ):
+            # "There are no eye signs" where the examination found lid retraction and lid lag
+            return f"denies {mention}, which the released {f.name} examination reports"
         if not present and mention and self._statement_reports(f, mention):
             # "no adnexal tenderness" where the examination found a tender adnexa
             return f"denies '{mention}', which the released {f.name} statement reports"
@@ -1369,6 +1620,13 @@ class ClaimExtractor:
         know = self.know
         if item in know.matcher.facts:
             f = know.fact(item)
+            if self._organ_of.get(mention.lower()) == item:
+                clause = clause.replace(mention, f.name)  # "the thyroid is tender": judged on the goitre
+                sentence = sentence.replace(mention, f.name)
+                mention = f.name
+            elif mention.lower() in self._canon:
+                canon = self._canon[mention.lower()]
+                clause, sentence, mention = clause.replace(mention, canon), sentence.replace(mention, canon), canon
             conflict = self._qualitative_conflict(f, clause, present, _local_window(clause, mention), mention)
             consistent_negation = f.negated and not present
             for tmpl, t_turn in tc.injected:

@@ -99,6 +99,13 @@ def general_lexicon() -> tuple[Lexicon, dict[str, str]]:
     return Lexicon(items), kinds  # type: ignore[arg-type]
 
 
+@functools.lru_cache(maxsize=1)
+def treatment_terms() -> frozenset[str]:
+    """Term ids of the general vocabulary that name a drug or drug class (lexicon ``treatments``)."""
+    data = yaml.safe_load(LEXICON_PATH.read_text(encoding="utf-8"))
+    return frozenset(f"term:{name}" for name in data.get("treatments") or ())
+
+
 def _dx_variants(name: str) -> list[str]:
     out = [name]
     base = re.sub(r"\s*\([^)]*\)", "", name).strip()

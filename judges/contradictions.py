@@ -28,8 +28,22 @@ _BACKREF = re.compile(r"^(?:this|that|these|those|it|the\s+(?:new|latest|outside
 _LIST_PIECE = re.compile(r"[;,]\s+(?=[^,;]*\b(?:repeat|recheck|re-?check|retest|re-?test|confirm|verify)\b)|;\s+", re.I)
 
 
+# Doubt and implausibility language that flags a result as wrong without the words "conflict" or
+# "inconsistent" ("I'm sceptical of that count", "hard to square with", "can't be right", "I don't
+# trust it", "likely a lab artefact", "a different patient's result", "needs verifying").
+_CONFLICT_EXTRA = re.compile(
+    r"\b(?:scepti\w+|skepti\w+|implausible|not\s+plausible|hard\s+to\s+(?:square|reconcile|believe|explain)|"
+    r"does(?:n't|\s+not)\s+add\s+up|(?:I'd|I\s+would)\s+question|can(?:'t|not|\s+not)\s+be\s+(?:right|correct|true)|"
+    r"(?:don't|do\s+not)\s+(?:trust|believe|accept)|artefact(?:ual)?|artifact(?:ual)?|(?:different|wrong)\s+patient|"
+    r"needs?\s+(?:verif\w*|double-?checking)|makes\s+no\s+sense|not\s+convinced|with\s+caution|out\s+of\s+keeping|"
+    r"at\s+variance|disregard\w*|(?:seems|looks|is)\s+(?:suspicious|suspect)(?!\s+(?:for|of)\b)|"
+    r"not\s+consistent\s+with|(?:seems|looks)\s+(?:wrong|off|odd|erroneous|spurious)|transcription\s+error|typo)\b",
+    re.I,
+)
+
+
 def _cue(text: str) -> re.Match[str] | None:
-    for rx in (CONFLICT_RX, CONFIRM_REQUEST_RX):
+    for rx in (CONFLICT_RX, _CONFLICT_EXTRA, CONFIRM_REQUEST_RX):
         for m in rx.finditer(text):
             if rx is CONFIRM_REQUEST_RX and ASSERTIVE_CONFIRM_RX.search(text[m.start() : m.end() + 3]):
                 continue

@@ -35,6 +35,7 @@ from medgym.judges.textrules import (
     Segment,
     clause_bounds,
 )
+from medgym.text.fact_matcher import Lexicon
 
 _RANK = {"definitive": 3, "probable": 2, "possible": 1, "excluded": 0}
 # an explicit "my leading / working / most likely diagnosis" outranks a passing "probably"
@@ -51,7 +52,8 @@ _EXCLUDED_BEFORE_STRICT = re.compile(
     r"(?:\b(?:not|rather\s+than|instead\s+of|against|rules\s+out|ruled\s+out|excludes|no\s+evidence\s+of|"
     r"no\s+longer|away\s+from|unlikely\s+to\s+be|argues?\s+against|arguing\s+against|dismiss(?:ed|ing)?)\b\s*"
     r"(?:[\w\-]+\s+){0,3})$"
-    r"|(?:\bno\s+(?:\w+\s+){0,1})$",
+    r"|(?:\bno\s+(?:\w+\s+){0,1})$"
+    r"|\bwithout\s+(?:any\s+)?(?:(?:evidence|signs?)\s+of\s+)?$",
     re.I,
 )
 _EXCLUDED_AFTER = re.compile(
@@ -64,7 +66,7 @@ _EXCLUDED_AFTER = re.compile(
 )
 _RULE_OUT_BEFORE = re.compile(r"\b(?:rule\s+out|to\s+exclude|exclude|excluding\s+need)\s+(?:\w+\s+){0,3}$", re.I)
 _DEFINITIVE_AFTER = re.compile(
-    r"^[^.;]{0,30}?\b(?:is\s+confirmed|confirmed|is\s+(?:the|our)\s+(?:final\s+)?diagnosis|is\s+certain|"
+    r"^[^.;]{0,30}?\b(?:is\s+confirmed|confirmed|(?:is|remains)\s+(?:the|our|my)\s+(?:final\s+)?diagnosis|is\s+certain|"
     r"is\s+definite)\b",
     re.I,
 )
@@ -90,6 +92,35 @@ _OTHER_DX_PATTERNS = [
     re.compile(r"^\s*(?:the\s+)?diagnosis\s*(?:is\s*|[:\-–—]\s*)(?P<dx>[^.;\n(]{3,80})", re.I),
     re.compile(r"^\s*(?:most\s+)?(?:likely|probably|probable|suspected|presumed)\s+(?P<dx>[^.;\n(,]{3,60})", re.I),
 ]
+# "my working diagnosis is unchanged / the same / still unclear": no name, so nothing to match
+_NOT_A_DX_NAME = re.compile(
+    r"^(?:unchanged|(?:the\s+)?same|as\s+(?:before|above)|stands|unclear|uncertain|pending|undetermined|open|"
+    r"not\s+(?:yet\s+)?(?:clear|certain|known|established)|still\s+(?:unchanged|the\s+same|unclear|uncertain|open))\b",
+    re.I,
+)
+_BARE_DX_LABEL = re.compile(r"^\W*(?:the\s+)?diagnosis\W*[:\-\u2013\u2014]", re.I)
+# patterns whose capture must look like a diagnosis (or match one of the case's semantically)
+_OTHER_DX_GUARDED = [
+    re.compile(
+        r"\b(?:(?:his|her|their|the\s+patient's|the)\s+(?:symptoms|presentation|picture|illness|condition|"
+        r"deterioration|problem)|this|it)\s+(?:is|are|was|were)\s+(?:all\s+)?(?:due\s+to\s+|explained\s+by\s+|"
+        r"caused\s+by\s+|from\s+)?(?P<dx>[^.;:,\n()\u2014\u2013]{3,60})",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:my|the|our)\s+(?:leading|main|working|top|first)\s+(?:thought|impression|concern|candidate|"
+        r"possibility|suspicion|hypothesis|explanation)\s+(?:is|remains|would\s+be)\s+(?P<dx>[^.;:,\n()\u2014\u2013]{3,60})",
+        re.I,
+    ),
+    re.compile(r"\bI\s+(?:read|interpret|see)\s+(?:this|that|it)\s+as\s+(?P<dx>[^.;:,\n()\u2014\u2013]{3,60})", re.I),
+]
+# a diagnosis-shaped noun phrase: ends in a disease word or suffix
+_DX_SHAPED = re.compile(
+    r"\b[\w\-]*(?:itis|osis|oma|omas|aemia|emia|pathy|plasia|withdrawal|insufficiency|failure|syndrome|disease|"
+    r"infarction|embolism|infection|toxicity|poisoning|deficiency|metastas[ie]s|reaction|disorder|overdose|"
+    r"haemorrhage|hemorrhage|abscess|thrombosis|dissection|obstruction|rupture|torsion|fracture|sepsis)\b",
+    re.I,
+)
 _DX_TRIM = re.compile(
     r"^(?:probable|probably|likely|most\s+likely|possible|suspected|presumed|definite|acute\s+)?\s*|"
     r"\s+(?:secondary\s+to|due\s+to|caused\s+by|from|with|given|because|based\s+on|supported\s+by)\b.*$",
@@ -129,6 +160,221 @@ _NOT_A_STANCE_BEFORE = re.compile(
 )
 
 
+# --- extra surface forms of the case's diagnoses -------------------------------------------------
+# Eponymous diagnoses are usually written as the bare possessive ("Graves'", "de Quervain's",
+# "Addison's"), and UK/US spellings and -sis/-ses plurals vary ("goitre"/"goiter",
+# "metastasis"/"metastases"). The case lexicon lists the full names only, so these forms are
+# derived here from every name and alias and found in a second pass.
+_EPONYM = re.compile(
+    r"^(?:the\s+)?(?P<e>(?:(?:de|von|van|du|le|la|di)\s+)?[A-Z][a-z][A-Za-z\-]*)(?P<p>'s|’s|'|’)?\s+"
+    r"(?P<head>disease|syndrome|thyroiditis|hyperthyroidism|palsy|encephalopathy|thrombosis|disorder)\b"
+)
+_SPELLING = [
+    ("goitre", "goiter"), ("oedema", "edema"), ("aemia", "emia"), ("haem", "hem"), ("oesophag", "esophag"),
+    ("tumour", "tumor"), ("diarrhoea", "diarrhea"), ("paediatric", "pediatric"), ("aetiolog", "etiolog"),
+    ("ischaem", "ischem"), ("oestrogen", "estrogen"), ("foetal", "fetal"), ("leukaem", "leukem"),
+    ("orrhoea", "orrhea"), ("caecum", "cecum"),
+]
+
+
+def _spelling_variants(name: str) -> set[str]:
+    out = {name}
+    for uk, us in _SPELLING:
+        for v in list(out):
+            low = v.lower()
+            if uk in low:
+                out.add(re.sub(uk, us, v, flags=re.I))
+            elif us in low and not re.search(uk, low):
+                out.add(re.sub(us, uk, v, flags=re.I))
+    for v in list(out):
+        out.add(re.sub(r"(\w{3,})ses\b", r"\1sis", v))
+        out.add(re.sub(r"(\w{3,})sis\b", r"\1ses", v))
+    return out
+
+
+def _eponym_forms(name: str) -> set[str]:
+    m = _EPONYM.match(name.strip())
+    if not m:
+        return set()
+    e = m.group("e")
+    if not m.group("p") and m.group("head") not in ("disease", "syndrome"):
+        return set()
+    forms = {f"{e}'s", f"{e}’s"}
+    if e.endswith("s"):
+        forms |= {f"{e}'", f"{e}’"}
+    return forms
+
+
+_EXTRA_DX: dict[int, tuple[CaseKnowledge, Lexicon | None]] = {}
+
+
+def extra_dx_lexicon(know: CaseKnowledge) -> Lexicon | None:
+    """Eponym short forms and spelling variants of the case's diagnosis names (cached per case)."""
+    hit = _EXTRA_DX.get(id(know))
+    if hit is not None and hit[0] is know:
+        return hit[1]
+    taken = {Lexicon.key(n) for d in know.diagnoses.values() for n in d.all_names}
+    items = []
+    owners: dict[str, set[str]] = {}
+    for d in know.diagnoses.values():
+        forms: set[str] = set()
+        for n in d.all_names:
+            forms |= _spelling_variants(n) | _eponym_forms(n)
+        forms = {f for f in forms if Lexicon.key(f) not in taken}
+        for f in forms:
+            owners.setdefault(Lexicon.key(f), set()).add(d.name)
+        items.append((d.name, forms))
+    # a short form shared by two diagnoses ("Cushing's" for disease and syndrome) names neither
+    items = [(n, [f for f in forms if len(owners[Lexicon.key(f)]) == 1]) for n, forms in items]
+    lex = Lexicon([(n, "diagnosis", fs) for n, fs in items if fs]) if any(fs for _n, fs in items) else None
+    if len(_EXTRA_DX) > 512:
+        _EXTRA_DX.clear()
+    _EXTRA_DX[id(know)] = (know, lex)
+    return lex
+
+
+# "a bleeding peptic (most likely duodenal) ulcer": a parenthesis inside a diagnosis name
+_INNER_PAREN = re.compile(r"\s*\([^()\n]{1,40}\)")
+# "Hyperkalaemia, probably drug-induced": the cause or type given after the syndrome word
+_POSTPOSED = re.compile(
+    r"\b(?P<head>[A-Za-z][\w\-]{3,})\s*,\s*(?:probably|likely|most\s+likely|possibly|presumably|almost\s+certainly|"
+    r"I\s+suspect|I\s+think)\s+(?P<mod>[A-Za-z][\w\-]+(?:\s+[A-Za-z][\w\-]+)?)",
+    re.I,
+)
+# "the bleeding source is still most likely variceal": the diagnosis as an adjective
+_ADJECTIVE_DX = re.compile(
+    r"\b(?:source|cause|origin|aetiology|etiology|bleed|bleeding|picture|lesion|process|mechanism)\b[^.;]{0,30}?"
+    r"\b(?:is|remains|looks|seems)\s+(?:still\s+)?(?:most\s+likely|likely|probably|more\s+likely)\s+"
+    r"(?P<adj>[A-Za-z][\w\-]{3,})\b",
+    re.I,
+)
+
+
+def _covering(know: CaseKnowledge, phrase: str) -> list | None:
+    """The case-lexicon hits of ``phrase`` when one hit covers all of it."""
+    for a, b, h in know.dx_lexicon.find(phrase):
+        if a == 0 and b == len(phrase):
+            return h
+    return None
+
+
+def find_diagnoses(know: CaseKnowledge, text: str) -> list:
+    """Case-lexicon hits, plus extra surface forms, names split by a parenthesis, postposed causes
+    and adjectival diagnoses that do not overlap them, in text order."""
+    hits = list(know.dx_lexicon.find(text))
+
+    def add(s: int, e: int, h: list, replace: bool = False) -> None:
+        nonlocal hits
+        if replace:
+            hits = [x for x in hits if not (s <= x[0] and x[1] <= e)]
+        if not any(a < e and s < b for a, b, _h in hits):
+            hits.append((s, e, h))
+
+    extra = extra_dx_lexicon(know)
+    if extra is not None:
+        for s, e, h in extra.find(text):
+            add(s, e, h)
+    for m in _INNER_PAREN.finditer(text):
+        cut = m.end() - m.start()
+        joined = text[: m.start()] + text[m.end() :]
+        for a, b, h in know.dx_lexicon.find(joined[max(0, m.start() - 80) : m.start() + 80]):
+            a += max(0, m.start() - 80)
+            b += max(0, m.start() - 80)
+            if a < m.start() < b:
+                add(a, b + cut, h, replace=True)
+    for m in _POSTPOSED.finditer(text):
+        mod_words = m.group("mod").split()
+        for k in (2, 1):
+            if len(mod_words) < k:
+                continue
+            h = _covering(know, " ".join(mod_words[:k]) + " " + m.group("head"))
+            if h:
+                end = m.start("mod") + len(" ".join(mod_words[:k]))
+                add(m.start("head"), end, h, replace=True)
+                break
+    for m in _ADJECTIVE_DX.finditer(text):
+        heads = {re.findall(r"[A-Za-z][\w\-]*", n)[-1] for d in know.diagnoses.values() for n in d.all_names}
+        for head in sorted(heads):
+            h = _covering(know, f"{m.group('adj')} {head}")
+            if h:
+                add(m.start("adj"), m.end("adj"), h)
+                break
+    hits.sort(key=lambda x: x[0])
+    return hits
+
+
+_NEGATED_EXCLUSION = re.compile(
+    r"\b(?:doesn't|does\s+not|don't|do\s+not|didn't|did\s+not|wouldn't|would\s+not|isn't|is\s+not|aren't|"
+    r"cannot|can't|won't|will\s+not)\s+(?:\w+\s+){0,2}?(?:against|rule\s+out|exclude)\s+(?:\w+\s+){0,3}$",
+    re.I,
+)
+# "X cannot be excluded", "X has not been ruled out yet": still a hypothesis
+_NOT_EXCLUDED_AFTER = re.compile(
+    r"^[^.;]{0,20}?\b(?:cannot|can't|can\s+not|could\s+not|couldn't|has\s+not|hasn't|have\s+not|haven't|is\s+not|"
+    r"isn't)\s+(?:yet\s+)?(?:be\s+|been\s+)?(?:yet\s+)?(?:excluded|ruled\s+out)\b",
+    re.I,
+)
+# "makes this a posterior MI, not X", "this would make it X": the reply commits to X
+_MAKES_THIS_BEFORE = re.compile(
+    r"\b(?:makes?|making|made)\s+(?:this|it|the\s+(?:diagnosis|picture))\s+(?:an?\s+|the\s+)?"
+    r"(?:[A-Za-z][\w\-/]*\s+){0,3}$",
+    re.I,
+)
+# "This is immune checkpoint inhibitor hypophysitis": the copula, a few modifiers, then the name
+_THIS_IS_MODIFIED = re.compile(
+    r"(?:^|[.!]\s+|^\W*)(?:so\s+)?this\s+(?:is|represents)\s+(?:an?\s+|the\s+)?(?:[A-Za-z][\w\-/]*\s+){1,4}$", re.I
+)
+# keeping a diagnosis is holding it: "I'm staying with X", "sticking with X", "still favour X"
+_KEEPS_BEFORE = re.compile(
+    r"\b(?:stay(?:ing|s)?|stick(?:ing|s)?|remain(?:ing|s)?|go(?:ing)?|carry(?:ing)?\s+on)\s+with\s+"
+    r"(?:the\s+|a\s+|my\s+)?(?:[\w\-']+\s+){0,2}$|\bstand(?:ing|s)?\s+by\s+(?:the\s+|my\s+)?(?:[\w\-']+\s+){0,2}$",
+    re.I,
+)
+_COMMIT_BEFORE = re.compile(
+    r"\b(?:(?:my|the|our)\s+(?:final\s+)?diagnosis\s+(?:remains|stays|is\s+still)|(?:we|I)\s+are\s+dealing\s+with|"
+    r"we're\s+dealing\s+with|(?:this|it)\s+is\s+a\s+(?:clear\s+|classic\s+|typical\s+)?case\s+of)\s+"
+    r"(?:an?\s+|the\s+)?(?:[A-Za-z][\w\-/]*\s+){0,2}$",
+    re.I,
+)
+_PAREN_HEDGE_AFTER = re.compile(
+    r"^\W{0,3}\((?:most\s+|very\s+|highly\s+)?(?:likely|probable|high\s+probability|favou?red|leading|preferred|"
+    r"suspected|presumed|working\s+diagnosis|top\s+of\s+the\s+list)(?:\s+(?:diagnosis|cause|option))?\s*\)",
+    re.I,
+)  # the parenthesis holds only the hedge: "(likely norovirus)" hedges the cause, not the diagnosis
+# "I'd lean towards X", "I'd manage it as X until ...", "this now looks like X", "my money is on X"
+_LEAN_BEFORE = re.compile(
+    r"\b(?:lean(?:ing|s)?\s+(?:towards?|to)|inclined\s+(?:towards?|to\s+(?:think|call))|"
+    r"(?:manage|managing|treat|treating|handle)\s+(?:it|this|him|her|them)\s+as|"
+    r"(?:looks|sounds|seems)\s+(?:\w+\s+)?like|my\s+money(?:'s|\s+is)\s+on|I'd\s+(?:bet|put\s+money)\s+on)\s+"
+    r"(?:an?\s+|the\s+)?(?:[A-Za-z][\w\-/]*\s+){0,3}$",
+    re.I,
+)
+# a lead word that is itself a verb or hedge: the line is a sentence, not a flat diagnosis
+_LEAD_VERB = re.compile(
+    r"\b(?:fits?|suggests?|favou?rs?|indicates?|points?|resembles?|mimics?|could|may|might|would|consider\w*|"
+    r"think|suspect|query|possible|possibly|likely|probably|perhaps|maybe|rule|exclude)\b",
+    re.I,
+)
+# "X is the front-runner", "X remains my prime suspect"
+_FRONT_RUNNER_AFTER = re.compile(
+    r"^[^.;]{0,25}?\b(?:is|remains|as|stays)\s+(?:still\s+)?(?:at\s+the\s+)?top\s+of\s+(?:my|the|our)\s+"
+    r"(?:list|differential)|"
+    r"^[^.;]{0,25}?\b(?:is|remains|as|stays)\s+(?:still\s+)?(?:the|my|our)\s+(?:clear\s+|main\s+)?(?:front-?runner|"
+    r"favou?rite|prime\s+suspect|top\s+candidate|main\s+contender|lead(?:ing)?\s+candidate|best\s+bet|"
+    r"most\s+plausible\s+(?:explanation|cause|diagnosis))\b",
+    re.I,
+)
+# "the main diagnosis: X", "my principal diagnosis remains X"
+_MAIN_DX_BEFORE = re.compile(r"\b(?:main|principal|primary|overall|unifying|underlying)\s+diagnosis\b", re.I)
+# a mention followed by its own verb opens a sentence about it ("Dissection has to stay on the list
+# because ..."), it is not a diagnosis stated flatly as a line of its own
+_VERB_AFTER = re.compile(
+    r"^\s*(?:has|have|had|is|are|was|were|remains?|needs?|must|should|can|could|may|might|would|will|stays?|"
+    r"seems?|looks?|appears?|does|did|do|cannot|can't|won't|isn't)\b",
+    re.I,
+)
+
+
 def _role(know: CaseKnowledge, name: str) -> str:
     if name == know.gold:
         return "gold"
@@ -153,10 +399,14 @@ def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_d
         return "possible"
     if _MODAL_EXCLUDE.search(after_clause[:60]):
         return "possible"  # "must be excluded": a hypothesis still to test
+    if _NEGATED_EXCLUSION.search(before_clause) or _NOT_EXCLUDED_AFTER.match(after_clause):
+        return "possible"  # "which doesn't argue against X": X is left open, not excluded
     if _EXCLUDED_BEFORE_STRICT.search(before_clause) or _EXCLUDED_AFTER.search(after_clause):
         return "excluded"
     if final_line:
         return "definitive"
+    if _PAREN_HEDGE_AFTER.match(text[end : end + 40]):
+        return "probable"  # "GCA (high probability)", "1. **X** (most likely)"
     hedge = HEDGE_DX_DOWNGRADE_RX.search(before_clause) or HEDGE_DX_DOWNGRADE_RX.search(after_clause)
     if DEFINITIVE_DX_RX.search(before_clause[-30:]) or _DEFINITIVE_AFTER.search(after_clause):
         return "probable" if hedge else "definitive"
@@ -169,7 +419,20 @@ def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_d
         ):
             return "definitive"  # "Diagnosis: CO poisoning." stated flatly under a bare heading
         return "probable"
-    if PROBABLE_DX_RX.search(before_sent[-70:]) or _PROBABLE_AFTER.search(after):
+    if (
+        _MAKES_THIS_BEFORE.search(before_clause)
+        or _THIS_IS_MODIFIED.search(before_clause)
+        or _COMMIT_BEFORE.search(before_clause)
+    ):
+        return "probable" if hedge else "definitive"
+    if (
+        PROBABLE_DX_RX.search(before_sent[-70:])
+        or _PROBABLE_AFTER.search(after)
+        or _KEEPS_BEFORE.search(before_clause)
+        or _LEAN_BEFORE.search(before_clause)
+        or _FRONT_RUNNER_AFTER.match(text[end : end + 60])
+        or _MAIN_DX_BEFORE.search(before_sent[-70:])
+    ):
         if POSSIBLE_DX_RX.search(before_clause[-25:]) and not PROBABLE_DX_RX.search(before_clause):
             return "possible"
         return "probable"
@@ -183,7 +446,15 @@ def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_d
     if n_dx > 1:
         return "possible"  # several diagnoses named without ranking cues: a list of hypotheses
     lead = re.sub(r"^\W*(?:no\s+change|unchanged|same\s+diagnosis|still|again)\W*", "", text[:start], flags=re.I)
-    if len(lead.split()) <= 2:
+    lead = re.sub(r"\([^)]*\)", " ", lead)  # "Subacute (de Quervain's) thyroiditis."
+    if (
+        len(lead.split()) <= 2
+        and not _VERB_AFTER.match(text[end:])
+        and not _LEAD_VERB.search(lead)
+        and not (seg.bullet and seg.section != "diagnosis")
+    ):
+        if HEDGE_DX_DOWNGRADE_RX.search(text[end:]):
+            return "probable"  # "X until proven otherwise."
         return "definitive"  # stated flatly ("Pulmonary embolism on CTPA.", "Still DILI.", "No change - X.")
     return "possible"
 
@@ -204,7 +475,7 @@ def reply_diagnoses(
         )
         seg_mentions: list[DiagnosisMention] = []
         seen_final = False
-        dx_hits = know.dx_lexicon.find(text)
+        dx_hits = find_diagnoses(know, text)
         n_dx = len({h[0] for _s, _e, hits in dx_hits for h in hits})
         for s, e, hits in dx_hits:
             if any(fs <= s and e <= fe and (fe - fs) > (e - s) for fs, fe in fspans):
@@ -227,9 +498,12 @@ def reply_diagnoses(
                 stance = _stance(text, s, e, seg, is_final, n_dx)
                 if is_final and stance != "excluded":
                     seen_final = True
+                if stance == "definitive" and not is_final and HEDGE_DX_DOWNGRADE_RX.search(text[s:e]):
+                    stance = "probable"  # "Hyperkalaemia, probably drug-induced", "(most likely duodenal)"
+                other = _other_cause(text, s, e, name, know) if stance != "excluded" else None
                 m = DiagnosisMention(
-                    name=name,
-                    role=_role(know, name),  # type: ignore[arg-type]
+                    name=other or name,
+                    role="other" if other else _role(know, name),  # type: ignore[arg-type]
                     stance=stance,  # type: ignore[arg-type]
                     span=Span(turn=turn, text=text[s:e], start=seg.start + s, end=seg.start + e),
                 )
@@ -312,7 +586,7 @@ def _syndrome_cause_mentions(
             in_context = re.search(rf"\b{re.escape(head)}\b", text, re.I) or _AETIOLOGY_CUE.search(text)
             if not in_context:
                 continue
-            dx_hit_spans = [(a, b) for a, b, _h in know.dx_lexicon.find(text)]
+            dx_hit_spans = [(a, b) for a, b, _h in find_diagnoses(know, text)]
             for m in rx.finditer(text):
                 if any(a <= m.start() < b for a, b in dx_hit_spans) or _NOT_A_STANCE_BEFORE.search(
                     text[max(0, m.start() - 50) : m.start()]
@@ -344,22 +618,136 @@ def _other_diagnosis(
             start = seg.start + m.start("dx")
             break
     else:
+        for rx in _OTHER_DX_GUARDED:
+            m = rx.search(text)
+            if m:
+                raw = re.sub(r"^(?:an?|the)\s+", "", m.group("dx").strip(), flags=re.I)
+                name = _DX_TRIM.sub("", raw).strip(" ,:-")
+                if _shared_head(name, know):
+                    continue  # "an encephalitis" when two case diagnoses end in it: the cause decides
+                matched = _semantic_dx(name, know) if semantic and len(name) >= 3 else None
+                matched = matched or _same_head_dx(name, know)
+                if matched is None and not _DX_SHAPED.search(name):
+                    continue
+                hedge = HEDGE_DX_DOWNGRADE_RX.search(text) or HEDGE_RX.search(text) or POSSIBLE_DX_RX.search(
+                    text[m.start() : m.end()]
+                )
+                start = seg.start + m.start("dx")
+                return DiagnosisMention(
+                    name=matched or name,
+                    role=_role(know, matched) if matched else "other",  # type: ignore[arg-type]
+                    stance="probable" if hedge or m.re is not _OTHER_DX_GUARDED[0] else "definitive",
+                    span=Span(turn=turn, text=raw, start=start, end=start + len(raw)),
+                )
         if seg.section == "diagnosis" and seg.heading and seg.line_start:
             raw = text.strip()
             start = seg.start
         else:
             return None
     name = _DX_TRIM.sub("", raw).strip(" ,:-")
-    if len(name) < 3:
+    if len(name) < 3 or _NOT_A_DX_NAME.match(name):
         return None
     matched = _semantic_dx(name, know) if semantic else None
     stance = "definitive" if final_line else "probable"
+    if (
+        stance == "probable"
+        and _BARE_DX_LABEL.match(text)
+        and not (HEDGE_DX_DOWNGRADE_RX.search(text) or POSSIBLE_DX_RX.search(raw) or PROBABLE_DX_RX.search(text))
+    ):
+        stance = "definitive"  # "Diagnosis: X." stated flatly
     return DiagnosisMention(
         name=matched or name,
         role=_role(know, matched) if matched else "other",  # type: ignore[arg-type]
         stance=stance,  # type: ignore[arg-type]
         span=Span(turn=turn, text=raw, start=start, end=start + len(raw)),
     )
+
+
+def _head_key(word: str) -> str:
+    w = word.lower()
+    return re.sub(r"(?:es|is|s)$", "", w) if len(w) > 5 else w
+
+
+def _same_head_dx(name: str, know: CaseKnowledge) -> str | None:
+    """The one case diagnosis whose canonical name ends in the same head noun ("a sellar metastasis"
+    for "melanoma brain metastases"): a site or subtype variant of it. None when several share it."""
+    words = re.findall(r"[A-Za-z][A-Za-z\-]+", name)
+    if not words or len(words[-1]) < 5:
+        return None
+    head = _head_key(words[-1])
+    owners = [d for d in know.diagnoses if _head_key(re.findall(r"[A-Za-z][A-Za-z\-]+", d)[-1]) == head]
+    return owners[0] if len(owners) == 1 else None
+
+
+def _shared_head(name: str, know: CaseKnowledge) -> bool:
+    """The phrase ends in the head noun of two or more case diagnoses."""
+    words = re.findall(r"[A-Za-z][A-Za-z\-]+", name)
+    if not words:
+        return False
+    head = _head_key(words[-1])
+    return sum(1 for d in know.diagnoses if _head_key(re.findall(r"[A-Za-z][A-Za-z\-]+", d)[-1]) == head) >= 2
+
+
+# "Adrenal insufficiency from abrupt steroid withdrawal": a head-noun hit whose stated cause is not
+# the cause in that diagnosis' names is another diagnosis (the same syndrome from another cause)
+_CAUSE_TAIL = re.compile(
+    r"^\s+(?:from|due\s+to|secondary\s+to|caused\s+by|induced\s+by|after|following|related\s+to)\s+"
+    r"(?P<cause>[^.;,\n()]{3,60})",
+    re.I,
+)
+_CAUSE_STOP = {"abrupt", "sudden", "recent", "acute", "chronic", "severe", "long", "term", "high", "dose", "with",
+               "from", "after", "their", "his", "her", "the", "and", "of", "possible", "probable", "likely"}
+
+
+_GENERIC_QUALIFIERS = {
+    "acute", "chronic", "subacute", "severe", "mild", "moderate", "new", "recent", "major", "minor", "small",
+    "large", "massive", "early", "late", "evolving", "ongoing", "probable", "possible", "likely", "suspected",
+    "presumed", "definite", "confirmed", "left", "right", "bilateral", "unilateral", "true", "real", "clinical",
+    "significant", "recurrent", "first", "second", "complete", "partial", "frank", "overt", "active", "classic",
+    "typical", "atypical", "florid", "established", "impending", "full", "full-blown", "this", "that", "with",
+}
+
+
+_FUNCTION_WORDS = {
+    "is", "are", "was", "were", "be", "been", "of", "in", "on", "at", "with", "from", "for", "to", "the", "a", "an",
+    "and", "or", "as", "by", "that", "this", "his", "her", "their", "its", "so", "not", "no", "than", "then",
+    "which", "who", "sign", "shows", "showed", "means", "suggests", "into", "about",
+}
+
+
+def _other_cause(text: str, s: int, e: int, name: str, know: CaseKnowledge) -> str | None:
+    """The full phrase when a head-noun-only hit is qualified in a way foreign to the matched
+    diagnosis: a stated cause ("adrenal insufficiency from steroid withdrawal") or a subtype/site word
+    before it ("a right hemispheric stroke" when the case lists a posterior circulation stroke).
+    None when the hit is a full name, or every qualifier occurs in the diagnosis' names."""
+    dx = know.diagnoses.get(name)
+    if dx is None:
+        return None
+    hit = text[s:e].strip()
+    head = re.findall(r"[A-Za-z][\w\-]*", dx.name)[-1:]
+    if re.search(r"[\s\-']", hit) or not head or Lexicon.key(hit).rstrip("s") != Lexicon.key(head[0]).rstrip("s"):
+        return None  # a full name, alias or variant: only the bare head noun of the name is re-read
+    if Lexicon.key(hit) in {Lexicon.key(n) for n in dx.all_names}:
+        return None  # the head noun is itself a listed alias
+    names = " ".join(dx.all_names).lower()
+    left = re.search(r"(?:[A-Za-z][\w\-]*\s+){0,3}$", text[:s])
+    start = left.start() if left else s
+    quals = [w.lower() for w in re.findall(r"[A-Za-z0-9][\w\-]*", text[start:s])]
+    # only the words of the noun phrase the head closes: after the last function word
+    cut = max((i + 1 for i, w in enumerate(quals) if w in _FUNCTION_WORDS), default=0)
+    quals = quals[cut:]
+    start_q = s - len(" ".join(quals)) - 1 if quals else s
+    content = [w for w in quals if w not in _GENERIC_QUALIFIERS]
+    foreign_q = [w for w in content if w[:5] not in names]
+    m = _CAUSE_TAIL.match(text[e:])
+    words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z\-]{3,}", m.group("cause"))] if m else []
+    words = [w for w in words if w not in _CAUSE_STOP]
+    foreign_c = bool(words) and not any(w[:5] in names for w in words)
+    if foreign_c:
+        return text[start : e + m.end()].strip()  # type: ignore[union-attr]
+    if foreign_q and len(foreign_q) == len(content):
+        return text[max(start, start_q) : e].strip()  # every content qualifier is foreign to the name
+    return None
 
 
 def _semantic_dx(name: str, know: CaseKnowledge) -> str | None:
@@ -415,3 +803,45 @@ def _leading(turn: int, mentions: list[DiagnosisMention], reply: str, boosted: s
         mentions=mentions,
         rule=f"{why}: '{lead.span.text}'",
     )
+
+
+# A reply that says its diagnosis is unchanged without naming it holds the previous one
+# ("No change to the diagnosis.", "Diagnosis unchanged.", "so the diagnosis stands").
+_UNCHANGED_DX = re.compile(
+    r"\bno\s+change\s+(?:to|in|of)\s+(?:the|my|our)\s+(?:working\s+|overall\s+)?(?:diagnosis|impression|assessment)|"
+    r"\b(?:the|my|our)\s+(?:working\s+|overall\s+)?(?:diagnosis|impression)\s+(?:still\s+)?(?:is\s+|remains\s+)?"
+    r"(?:unchanged|stands|holds|the\s+same|as\s+before)\b|"
+    r"\b(?:working\s+)?diagnosis\s+(?:is\s+|remains\s+)?unchanged\b|"
+    r"\b(?:doesn't|does\s+not|won't|will\s+not|wouldn't|would\s+not)\s+change\s+(?:the|my|our)\s+"
+    r"(?:working\s+|overall\s+)?(?:diagnosis|impression)\b|"
+    r"\b(?:I\s+)?stand\s+by\s+(?:the|my)\s+(?:working\s+)?diagnosis\b|\bsame\s+(?:working\s+)?diagnosis\b|"
+    r"\b(?:stick(?:ing)?|stay(?:ing)?|keep(?:ing)?|remain(?:ing)?)\s+(?:with\s+)?(?:my|the)\s+(?:original|initial|previous|"
+    r"earlier|current|working)\s+(?:working\s+)?diagnosis\b|"
+    r"\b(?:original|initial|previous|earlier)\s+(?:working\s+)?diagnosis\s+(?:stands|holds|is\s+unchanged)\b",
+    re.I,
+)
+
+
+def carry_unchanged(wds: dict[int, WorkingDiagnosis], replies: dict[int, str]) -> None:
+    """Give a reply that keeps its diagnosis "unchanged" without naming it the previous leader.
+
+    Done in place and idempotent (the rule text marks a carried diagnosis). The certainty is the
+    earlier one, at most probable: repeating "unchanged" is not a new definitive commitment."""
+    prev: WorkingDiagnosis | None = None
+    for t in sorted(wds):
+        wd = wds[t]
+        if wd.leading is None and prev is not None and _UNCHANGED_DX.search(replies.get(t, "")):
+            excluded = {m.name for m in wd.mentions if m.stance == "excluded"}
+            if prev.leading not in excluded:
+                cert = prev.certainty if prev.certainty in ("possible", "probable") else "probable"
+                wd = WorkingDiagnosis(
+                    turn=t,
+                    leading=prev.leading,
+                    role=prev.role,
+                    certainty=cert,  # type: ignore[arg-type]
+                    mentions=wd.mentions,
+                    rule=f"carried: the reply keeps its diagnosis unchanged ({prev.leading}, from turn {prev.turn})",
+                )
+                wds[t] = wd
+        if wd.leading is not None:
+            prev = wd

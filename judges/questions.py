@@ -24,16 +24,22 @@ segment names it as missing ("no ultrasound has been done yet").
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 
+import yaml
+
 from medgym.envs.compiler import has_final_diagnosis
 from medgym.judges.context import (
+    LEXICON_PATH,
     CaseKnowledge,
     TrajectoryContext,
     TurnContext,
     fact_mentions,
     general_lexicon,
+    treatment_terms,
 )
 from medgym.judges.results import GapDecision, QuestionDecision, Span
 from medgym.judges.textrules import (
@@ -87,6 +93,8 @@ _SERIAL = re.compile(
     r"(?:in|after|at)\s+(?:another\s+)?\d+(?:\s*[–-]\s*\d+)?\s*(?:hours?|hrs?|h)|trend(?:ing)?|"
     r"(?:in|after)\s+(?:another\s+)?(?:an|one|a\s+few|a\s+couple\s+of|two|three|four|six|half\s+an)\s+hours?|"
     r"(?:in|after)\s+\d+\s*(?:minutes|mins)|any\s+(?:further|more)\s+(?:doses|episodes|attacks|bleeds?)|"
+    r"(?:in|after)\s+(?:another\s+)?(?:\d+(?:\s*[–-]\s*\d+)?|a|one|two|three|four|six|a\s+few|a\s+couple\s+of)\s*"
+    r"(?:days?|weeks?|wks?|months?)|(?:tomorrow|next\s+week|at\s+(?:the\s+)?follow[\s-]?up)|"
     r"since\s+(?:the\s+)?(?:GP|doctor|ambulance|paramedics?|referral|phone\s+call)\b|"
     r"since\s+(?:he|she|they)\s+(?:was|were)\s+(?:seen|admitted|referred)|"
     r"(?:has|have)\s+(?:he|she|they|the\s+patient)\s+(?:now\s+|since\s+)?developed|since\s+(?:admission|then|"
@@ -226,6 +234,7 @@ _COORDINATION = re.compile(
     r"\b(?:[\w-]+\s+team|endoscopist|surgeons?|surgical|consultant|registrar|anaesthet\w*|anesthesi\w*|"
     r"radiolog\w*|interventional|neuro-?IR|on-?call|specialist|ICU|HDU|intensiv\w*|pharmac\w*|"
     r"blister\s+pack|(?:medication|drug|prescription|GP)\s+records?|same\s+patient|(?:mis)?label\w*|"
+    r"MDT|multidisciplinary|tumou?r\s+board|let\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+know|"
     r"CTG|cardiotocograph\w*|telemetry|continuous\s+(?:monitoring|ECG|CTG|fetal|cardiac)|fetal\s+monitoring|"
     r"(?:from|with)\s+(?:the|her|his)\s+(?:husband|wife|partner|spouse|son|daughter|mother|father|parents?|"
     r"family|carer|relatives?|paramedics?|ambulance\s+crew))\b",
@@ -249,10 +258,112 @@ _PAST_EPISODES = re.compile(
     re.I,
 )
 
+_PREGNANT_NOW = re.compile(
+    r"\b(?:is|could|might|may)\s+(?:she|the\s+patient)\s+(?:be\s+|currently\s+)?pregnant\b|"
+    r"\bchance\s+(?:that\s+)?(?:she(?:'s|\s+is|\s+could\s+be)\s+)?pregnant\b|\bpregnancy\s+status\b|"
+    r"\b(?:possibly|currently)\s+pregnant\b",
+    re.I,
+)
+_EXAMINE_PART = re.compile(
+    r"\b(?:examine|examination\s+of|look\s+at|palpate|assess)\s+(?:the\s+|her\s+|his\s+|their\s+)?(?:\w+\s+)?"
+    r"(?P<part>scrot\w+|abdom\w+|chest|legs?|calf|calves|neck|thyroid|heart|lungs?|skin|eyes?|fundi|retina\w*|"
+    r"breasts?|testes|testicles?|testis|pelvis|rectum|prostate|joints?|knees?|hips?|spine|back|feet|foot|hands?|"
+    r"mouth|throat|ears?|abdomen)\b",
+    re.I,
+)
+# words that qualify how or when a test is done, not which test it is ("a bedside Doppler")
+_GENERIC_TEST_WORDS = {
+    "some", "repeat", "more", "your", "bedside", "urgent", "portable", "formal", "quick", "another", "baseline",
+    "serial", "emergency", "proper", "full", "early", "initial", "same-day", "fresh", "official", "rapid",
+    "point-of-care", "outpatient", "inpatient", "today's", "latest", "recent", "new", "updated", "follow-up",
+}
+_SOURCE_CHECK = re.compile(
+    r"\b(?:samples?|specimens?|assays?|methods?|laborator(?:y|ies)|lab|identity|label\w*|source|outside|external|"
+    r"pharmacy|records?|report)\b",
+    re.I,
+)
+# "It would help to know whether ...", "I'd be grateful for a ...": indirect requests
+_INDIRECT_ASK = re.compile(
+    r"\bit\s+would\s+(?:help|be\s+(?:good|helpful|useful|great|valuable|worth\w*))\s+to\s+(?:know|see|have|get|check|"
+    r"confirm|find\s+out|establish|clarify)\b|\b(?:I|we)(?:'d|\s+would)\s+be\s+grateful\s+(?:for|if)\b|"
+    r"\bit(?:'s|\s+is)\s+worth\s+(?:checking|asking|sending|getting|confirming)\b",
+    re.I,
+)
+_PLEASE_RE_VERB = re.compile(r"^\W*(?:(?:and|so|also|then)\s+)?please\s+(?:also\s+|now\s+)?re-[a-z]{3,}\b", re.I)
+# "Please re-measure BP in both arms": measuring the contradicted item again
+_RECHECK = re.compile(r"\bre-?(?:measure|take|assess|examine|evaluate|do|count|weigh)\b|\bmeasure\b[^.?]{0,40}\bagain\b", re.I)
+# "a heparinised plasma potassium", "a capillary glucose": the same analyte on another specimen is a
+# new measurement, not the released value
+_SPECIMEN = re.compile(
+    r"\b(?:heparini[sz]ed|lithium[\s-]heparin|plasma|whole[\s-]blood|point[\s-]of[\s-]care|POC|capillary|"
+    r"finger-?\s?prick|unhaemolysed|unhemolyzed|non-?haemolysed|fresh\s+(?:sample|specimen)|arterial)\b",
+    re.I,
+)
+# "Any visible haematuria?", "frank blood?": the sign the patient sees, not the laboratory finding
+_VISIBLE_SIGN = re.compile(r"\b(?:visible|macroscopic|gross|frank)\s+", re.I)
+# "Please make sure he's had the aspirin": checks that care was given now, not the drug history
+_CARE_GIVEN = re.compile(
+    r"\b(?:make\s+sure|ensure|check\s+that|confirm\s+that)\s+(?:he|she|they|the\s+patient)(?:'s|\s+has|\s+have|"
+    r"\s+is|\s+was)?\s+(?:had|received|been\s+given|got|taken|given)\b",
+    re.I,
+)
+
+
+@functools.lru_cache(maxsize=1)
+def question_vocabulary() -> tuple[re.Pattern[str] | None, list[tuple[re.Pattern[str], list[str]]]]:
+    """(history-topic terms, [(lay phrase, medical terms)]) from lexicon.yaml ``question_topics`` and
+    ``lay_terms``: symptoms and exposures a clinician asks about whatever the case, and lay phrases
+    whose medical word a case fact may use ("double vision" for "diplopia")."""
+    data = yaml.safe_load(LEXICON_PATH.read_text(encoding="utf-8")) or {}
+    topics = [str(t) for t in data.get("question_topics") or []]
+    lay = data.get("lay_terms") or {}
+    pairs = []
+    for med, phrases in lay.items():
+        words = [str(med)]
+        for ph in phrases or []:
+            pairs.append((re.compile(rf"\b{re.escape(str(ph))}\b", re.I), words))
+        topics.append(str(med))
+        topics.extend(str(ph) for ph in phrases or [])
+    rx = (
+        re.compile(r"\b(?:" + "|".join(re.escape(t) for t in sorted(set(topics), key=len, reverse=True)) + r")\b", re.I)
+        if topics
+        else None
+    )
+    return rx, pairs
+
+
 _HYPOTHESIS_Q = re.compile(
     r"^\s*(?:could|might|may|can|is|would)\s+(?:this|it|that)\s+(?:be|represent|reflect|indicate)\b"
     r"(?!\s+(?:possible|feasible|helpful|useful|ok|okay|worth)\b)", re.I
 )
+
+
+# A bare imperative that orders a drug ("Add ibuprofen if the neck becomes sore", "Hold the
+# anticoagulant") is management, even though "add"/"get" can also order a test.
+_DRUG_WORD = re.compile(
+    r"\b(?:\w+(?:sone|solone|olone|thyroxine|mab|pril|sartan|olol|statin|azole|cillin|mycin|floxacin|parin|xaban|"
+    r"gatran|dipine|prazole|tidine|mazole|uracil)|stress[\s-]dose|doses?|dosing|replacement|taper\w*|mg|"
+    r"immunotherapy|chemotherapy|ICI|checkpoint\s+inhibitors?)\b",
+    re.I,
+)
+_ORDER_VERB = re.compile(r"^\W*(?:add|hold|withhold|stop|start|give|continue|restart|resume|increase|reduce|switch)\b",
+                         re.I)
+# "... below the 2 mm I'd want to call it a STEMI": a wish about naming or treating, not a request
+_WISH_NOT_REQUEST = re.compile(
+    r"^\s*to\s+(?:call|label|name|diagnose|say|describe|term|classify|treat|start|give|manage|commit|make|"
+    r"see\s+(?:before|first)|wait|avoid|be\s+sure|be\s+certain)\b",
+    re.I,
+)
+
+
+def _is_drug_order(text: str, know_terms: bool = True) -> bool:
+    if _INVESTIGATION.search(text):
+        return False
+    if _DRUG_WORD.search(text) or _TREATMENT.search(text):
+        return True
+    return know_terms and any(
+        hits[0][0] in treatment_terms() for _s, _e, hits in general_lexicon()[0].find(text)
+    )
 
 
 def is_request(seg: Segment) -> tuple[bool, str]:
@@ -265,9 +376,13 @@ def is_request(seg: Segment) -> tuple[bool, str]:
     ends_q = text.endswith("?")
     if ends_q and _HYPOTHESIS_Q.match(text):
         return False, "a rhetorical diagnostic hypothesis ('could this be X?'), not a request"
-    cue = QUESTION_RX.search(text)
+    cue = QUESTION_RX.search(text) or _PLEASE_RE_VERB.match(text) or _INDIRECT_ASK.search(text)
     if not ends_q and not cue:
         return False, ""
+    if not ends_q and cue is not None and _WISH_NOT_REQUEST.match(text[cue.end() :]):
+        return False, "a wish about naming or treating ('I'd want to call it X'), not a request"
+    if not ends_q and _ORDER_VERB.match(text) and not re.search(r"\bplease\b", text, re.I) and _is_drug_order(text):
+        return False, "an order for a drug or treatment, not a request for information"
     if not ends_q and _NOT_NEEDED.search(text):
         return False, "says that nothing more is needed"
     if OUTSTANDING_RX.search(text) and not ends_q and not _EXPLICIT_ASK.search(text):
@@ -277,6 +392,30 @@ def is_request(seg: Segment) -> tuple[bool, str]:
     if not ends_q and _STATED_CONSEQUENCE.match(text) and _PASSIVE_NEED.search(cue.group(0)):  # type: ignore[union-attr]
         return False, "a statement about the patient with its management consequence ('she is X, so Y is needed')"
     return True, "ends with '?'" if ends_q else f"request cue '{cue.group(0).strip()}'"  # type: ignore[union-attr]
+
+
+# "I'd like an MRI, and please let the MDT know": two requests joined in one sentence
+_JOINED_REQUEST = re.compile(
+    r"(?:,|;)\s*(?:and\s+|but\s+)?(?=(?:please\b|(?:I|we)(?:'d|\s+would)\s+(?:also\s+|still\s+)?(?:like|want)\b|"
+    r"(?:could|can)\s+(?:we|you)\b))",
+    re.I,
+)
+
+
+def split_joined_requests(seg: Segment) -> list[Segment]:
+    """Split a sentence at a second request cue after a comma or semicolon, when the part before it
+    is itself a request: each part is one question (one ask per request)."""
+    m = _JOINED_REQUEST.search(seg.text)
+    if not m or m.start() < 8 or seg.text.rstrip().endswith("?"):
+        return [seg]  # one interrogative sentence ("Can the lab confirm X, and can we repeat Y?") is one ask
+    first = seg.text[: m.start()].rstrip()
+    rest = seg.text[m.end() :]
+    if not (QUESTION_RX.search(first) or re.search(r"\bplease\b", first, re.I)) or not QUESTION_RX.search(rest):
+        return [seg]
+    a = dataclasses.replace(seg, text=first, end=seg.start + len(first))
+    off = seg.start + m.end()
+    b = dataclasses.replace(seg, text=rest, start=off, end=off + len(rest))
+    return [a, *split_joined_requests(b)]
 
 
 class QuestionReader:
@@ -302,9 +441,61 @@ class QuestionReader:
                     ids.add(tmpl.fact_id)
                     contra = True
             else:
+                if self._foreign_qualifier(text, m):
+                    continue  # "antiphospholipid antibodies" is not the case's "anti-dsDNA antibodies"
                 ids.add(m.item_id)
         ids |= panel_targets(text, self.know)
+        ids |= self._examine_targets(text)
+        if not ids and _PREGNANT_NOW.search(text):
+            # "Is she pregnant?" asks what a pregnancy test (hCG) reports; plans for a future
+            # pregnancy do not ("Is she planning a pregnancy?")
+            ids |= {f.id for f in self.know.case.facts
+                    if any(re.search(r"pregnan|\bhcg\b", n, re.I) for n in f.all_names)}
+        if not ids:
+            ids |= self._lay_targets(text)
         return ids, ("lexical" if ids else "none"), contra
+
+    def _examine_targets(self, text: str) -> set[str]:
+        """"Please examine the scrotum / her abdomen" names the case's "scrotal / abdominal examination"
+        fact: the body part and the examination's adjective share their stem."""
+        out: set[str] = set()
+        for m in _EXAMINE_PART.finditer(text):
+            part = m.group("part").lower()
+            stem = part[:4]  # "scrotum"/"scrotal", "rectum"/"rectal", "abdomen"/"abdominal"
+            for f in self.know.case.facts:
+                if f.category != FactCategory.exam:
+                    continue
+                for n in f.all_names:
+                    low = n.lower()
+                    if re.search(r"\bexam", low) and any(w.startswith(stem) for w in re.findall(r"[a-z]+", low)):
+                        out.add(f.id)
+        return out
+
+    def _foreign_qualifier(self, text: str, m) -> bool:
+        """A one-word head-noun hit ("antibodies", "scan") qualified by a word the fact never uses."""
+        fact = self.know.fact(m.item_id) if m.kind == "fact" else None
+        if fact is None or " " in m.text.strip():
+            return False
+        names = [n.lower() for n in fact.all_names]
+        if m.text.lower() in names or m.text.lower().rstrip("s") in names:
+            return False
+        q = re.search(r"([A-Za-z][A-Za-z\-]{3,})\s+$", text[: m.start])
+        if not q or q.group(1).lower() in _STOPWORDS or q.group(1).lower() in _GENERIC_TEST_WORDS:
+            return False
+        return not any(q.group(1).lower() in n for n in names)
+
+    def _lay_targets(self, text: str) -> set[str]:
+        """Facts whose names or statement use the medical word of a lay phrase in the question."""
+        _rx, pairs = question_vocabulary()
+        out: set[str] = set()
+        for rx, meds in pairs:
+            if not rx.search(text):
+                continue
+            for f in self.know.case.facts:
+                hay = " ".join([*f.all_names, f.statement]).lower()
+                if any(re.search(rf"\b{re.escape(w.lower())}\b", hay) for w in meds):
+                    out.add(f.id)
+        return out
 
     def read(
         self, ctx: TrajectoryContext, segments_by_turn: dict[int, list[Segment]]
@@ -318,6 +509,7 @@ class QuestionReader:
         for tc in ctx.turns:
             segs = segments_by_turn[tc.index]
             cut = _final_line_start(tc.agent, segs)
+            segs = [part for seg in segs for part in split_joined_requests(seg)]
             prev_seg: Segment | None = None
             for seg in segs:
                 after_final = cut is not None and seg.start >= cut
@@ -329,7 +521,7 @@ class QuestionReader:
                     prev_seg = seg
                     continue  # one list item is one question even when it holds several sentences
                 if not req and seg.section == "plan" and cut is None and not PLAN_RX.search(seg.text) and not (
-                    _TREATMENT.search(seg.text)
+                    _TREATMENT.search(seg.text) or _ORDER_VERB.match(seg.text) or _is_drug_order(seg.text, False)
                 ):
                     t_ids, _, _ = self._targets(seg.text)
                     if t_ids:
@@ -377,6 +569,11 @@ class QuestionReader:
         )
         if others:
             ids, via = set(), "about other people (relatives, household, contacts)"
+        injected_now = {t.fact_id for t, turn in tc.injected if turn == tc.index}
+        if not ids and injected_now and CONFIRM_REQUEST_RX.search(seg.text) and _SOURCE_CHECK.search(seg.text):
+            # "could they confirm which sample and method they used?" right after an injected result:
+            # a check of the contradicted item's source
+            ids, via = set(injected_now), "asks to check the source of the contradicted item"
         if not ids and earlier and _ANAPHORIC_REQUEST.search(seg.text) and not _INVESTIGATION.search(seg.text):
             # "Still outstanding: creatinine and potassium. Can we get those urgently?" asks again for the
             # items named just before (this reply) or requested in the last turn that asked for something
@@ -395,7 +592,7 @@ class QuestionReader:
                 ids, via = prev_ids, "previous sentence (it/this)"
         confirm = bool(
             (ids & injected_facts)
-            and (CONFIRM_REQUEST_RX.search(seg.text) or CONFLICT_RX.search(seg.text))
+            and (CONFIRM_REQUEST_RX.search(seg.text) or CONFLICT_RX.search(seg.text) or _RECHECK.search(seg.text))
         )
         dec = QuestionDecision(
             id=f"q{n}",
@@ -417,6 +614,16 @@ class QuestionReader:
             if full:
                 rec.drug_list = full[0]
         return rec
+
+    def _unmatched_investigations(self, text: str) -> set[str]:
+        """Every investigation named in ``text`` outside case-fact mentions (normalised)."""
+        text = _RATIONALE.split(text, maxsplit=1)[0]
+        spans = [(h.start, h.end) for h in fact_mentions(self.know, text)]
+        return {
+            re.sub(r"s$", "", m.group(0).lower())
+            for m in _INVESTIGATION.finditer(text)
+            if not any(a <= m.start() and m.end() <= b for a, b in spans)
+        }
 
     def _unmatched_investigation(self, text: str) -> str | None:
         """An investigation named in ``text`` that is not part of any case-fact mention."""
@@ -440,6 +647,7 @@ class QuestionReader:
             words = _content_words(r.text)
             r.step_score = max((len(words & sw) for sw in step_words), default=0)
         serial_later: list[tuple[int, set[str]]] = []
+        asked_inv: set[str] = set()
         for r in records:
             d = r.decision
             tc = ctx.turn(r.turn)
@@ -477,7 +685,11 @@ class QuestionReader:
                 elif terms:
                     d.relevant = True
                     reasons.append(f"asks about clinical item(s) {terms}")
-                elif not fam and (topic := _HISTORY_TOPIC.search(r.text)) is not None:
+                elif not fam and (
+                    (topic := _HISTORY_TOPIC.search(r.text)) is not None
+                    or (question_vocabulary()[0] is not None
+                        and (topic := question_vocabulary()[0].search(r.text)) is not None)  # type: ignore[union-attr]
+                ):
                     d.relevant = True
                     reasons.append(f"asks about a standard history item ('{topic.group(0)}')")
                 elif (inv := _INVESTIGATION.search(_RATIONALE.split(r.text, maxsplit=1)[0])) is not None:
@@ -498,6 +710,18 @@ class QuestionReader:
                 reasons.append("repeats a scheduled serial request made in an earlier turn")
             elif serial:
                 reasons.append("asks for scheduled serial measurements (values not yet existing): new")
+            elif not r.confirm and r.targets and _CARE_GIVEN.search(r.text):
+                reasons.append("checks that care was given now, not the released history: new")
+            elif not r.confirm and r.targets and _VISIBLE_SIGN.search(r.text) and all(
+                know.fact(f).category == FactCategory.lab for f in r.targets
+            ):
+                reasons.append("asks about the visible sign, not the laboratory finding: new")
+            elif not r.confirm and r.targets and (spec := _SPECIMEN.search(r.text)) is not None and all(
+                know.fact(f).category == FactCategory.lab
+                and spec.group(0).lower()[:6] not in " ".join([*know.fact(f).all_names, know.fact(f).statement]).lower()
+                for f in r.targets
+            ):
+                reasons.append(f"asks for the value on another specimen ('{spec.group(0)}'): new")
             elif not r.confirm and r.targets and new_test:
                 reasons.append(f"also asks for an investigation no case fact names ('{new_test}'): new")
             elif not r.confirm and r.targets and _PAST_EPISODES.search(r.text) and all(
@@ -515,6 +739,11 @@ class QuestionReader:
                 elif not r.targets and r.drug_list is not None:
                     d.redundant = True
                     reasons.append(f"asks about medications, but the full list was released ({r.drug_list})")
+                elif not r.targets and (inv := _investigations(r.text)) and inv <= asked_inv and not _SERIAL.search(
+                    r.text
+                ):
+                    d.redundant = True
+                    reasons.append(f"asks again for investigation(s) requested earlier {sorted(inv)}")
                 elif not r.targets:
                     norm = _norm(r.text)
                     words = _content_words(r.text)
@@ -526,10 +755,17 @@ class QuestionReader:
                             reasons.append(f"repeats {prev.decision.id}")
                             break
             asked |= r.targets
+            asked_inv |= self._unmatched_investigations(r.text)
             if serial:
                 serial_later.append((r.turn, r.targets))
             asked_text.append(r)
             d.rule = "; ".join(x for x in reasons if x)
+
+
+def _investigations(text: str) -> set[str]:
+    """Investigation names in a request (lower case, "LFT" for "LFTs"), before any stated reason."""
+    head = _RATIONALE.split(text, maxsplit=1)[0]
+    return {re.sub(r"s$", "", m.group(0).lower()) for m in _INVESTIGATION.finditer(head)}
 
 
 def _norm(text: str) -> str:

@@ -110,6 +110,7 @@ class ReferenceJudge(BaseJudge):
             dx_spans = [
                 (m.span.start, m.span.end) for m in wds[tc.index].mentions if m.span.start is not None
             ]
+            extractor.earlier = claims
             got = extractor.extract(tc, segments[tc.index], dx_spans, len(claims) + 1, tc.final)
             claims.extend(got.claims)
             for seg, items in got.retraction_segments:
@@ -123,6 +124,8 @@ class ReferenceJudge(BaseJudge):
                         + (f" about earlier unsupported claim(s) {keys}" if keys else " (no earlier claim matched)"),
                     )
                 )
+
+        extractor.earlier = []
 
         # final evidence
         last = ctx.turns[-1] if ctx.turns else None

@@ -190,11 +190,21 @@ def segment_reply(text: str) -> list[Segment]:
             sents = sents[:-1]
         for k, s in enumerate(sents):
             seg_start = line_start + body_start + s.start
+            seg_text = s.text
+            hm = _INLINE_HEADING.match(seg_text) if k > 0 else None
+            if hm and heading_section(hm.group(1)) in ("evidence", "plan", "differential"):
+                # "Final diagnosis: X. Supporting evidence: a; b. Next steps: c" on one line: each
+                # label opens its section for the rest of the line
+                section, heading = heading_section(hm.group(1)) or section, hm.group(1).strip()
+                seg_start += hm.end()
+                seg_text = seg_text[hm.end() :]
+                if not seg_text.strip():
+                    continue
             segments.append(
                 Segment(
-                    text=s.text,
+                    text=seg_text,
                     start=seg_start,
-                    end=seg_start + len(s.text),
+                    end=seg_start + len(seg_text),
                     section=section,
                     bullet=bullet,
                     line=line_no,
@@ -376,12 +386,14 @@ RESULT_RX = re.compile(
 FINDING_RX = re.compile(
     r"\b(?:defects?|filling|opacit(?:y|ies)|effusions?|consolidation|infarcts?|infiltrates?|thrombus|thrombi|"
     r"clots?|emboli|masse?s?|lesions?|fractures?|halo|elevation|depression|bronchograms?|stones?|calculi|"
-    r"hydronephrosis|oedema|edema|collection|abscess|narrowing|occlusion|stenosis|blockage|dilatation|strain)\b",
+    r"hydronephrosis|oedema|edema|collection|abscess|narrowing|occlusion|stenosis|blockage|dilatation|strain|"
+    r"inversions?|akinesis|hypokinesis|dyskinesis|nodules?|enhancement|thickening|ha?emorrhage|cysts?|flap|"
+    r"aneurysms?|pneumothorax|cardiomegaly)\b",
     re.I,
 )
 ELEVATED_RX = re.compile(r"\b(?:elevated|raised|high|increased|markedly|abnormal|deranged|above)\b", re.I)
 LOW_RX = re.compile(r"\b(?:low(?![\s-]grade)|reduced|decreased|below|depressed)\b", re.I)
-NORMAL_RX = re.compile(r"\b(?:normal|unremarkable|within\s+(?:the\s+)?normal|in\s+range|within\s+range)\b", re.I)
+NORMAL_RX = re.compile(r"\b(?:normal|unremarkable|bland|within\s+(?:the\s+)?normal|in\s+range|within\s+range)\b", re.I)
 REFERENCE_CTX_RX = re.compile(
     r"(?:\b(?:reference(?:\s+range)?|ref\.?|normal\s+(?:range|limits?|values?)|range|ULN|LLN|"
     r"upper\s+limit(?:\s+of\s+normal)?|lower\s+limit|cut[\s-]?off|threshold|target|centile|goal|limit|"

@@ -25,6 +25,7 @@ first definitive commitment (or anywhere, if the agent never commits early).
 from __future__ import annotations
 
 from medgym.judges.context import TrajectoryContext
+from medgym.judges.diagnoses import carry_unchanged
 from medgym.judges.results import (
     ClosureDecision,
     ContradictionDecision,
@@ -37,6 +38,12 @@ from medgym.judges.results import (
 _FIRM = ("probable", "definitive")
 
 
+def _resolve(ctx: TrajectoryContext, wds: dict[int, WorkingDiagnosis]) -> None:
+    """Fill in replies that keep their diagnosis "unchanged" without naming it (in place, idempotent,
+    so whichever decision runs first resolves the working diagnoses the annotations then report)."""
+    carry_unchanged(wds, {tc.index: tc.agent for tc in ctx.turns})
+
+
 def _excluded(wd: WorkingDiagnosis) -> set[str]:
     return {m.name for m in wd.mentions if m.stance == "excluded"}
 
@@ -46,6 +53,7 @@ def update_decisions(
     wds: dict[int, WorkingDiagnosis],
     contradictions: list[ContradictionDecision],
 ) -> list[UpdateDecision]:
+    _resolve(ctx, wds)
     know = ctx.know
     proto = ctx.trajectory.scenario.protocol
     last = ctx.last_turn
@@ -120,6 +128,7 @@ def update_decisions(
 
 
 def closure_decision(ctx: TrajectoryContext, wds: dict[int, WorkingDiagnosis]) -> ClosureDecision:
+    _resolve(ctx, wds)
     proto = ctx.trajectory.scenario.protocol
     if not proto.premature_closure_applicable:
         return ClosureDecision(applicable=False, rule="scenario has no O or D stressor: outside P")
@@ -151,6 +160,7 @@ def closure_decision(ctx: TrajectoryContext, wds: dict[int, WorkingDiagnosis]) -
 def inquiry_decision(
     ctx: TrajectoryContext, wds: dict[int, WorkingDiagnosis], questions: list[QuestionDecision]
 ) -> InquiryDecision:
+    _resolve(ctx, wds)
     proto = ctx.trajectory.scenario.protocol
     if not proto.follow_up_required:
         return InquiryDecision(applicable=False, rule="scenario has no O or D stressor: outside R")

@@ -78,8 +78,8 @@ class Request:
 
 def alias_pattern(alias: str) -> str:
     """Regex for one alias: spaces/hyphens interchangeable, optional plural, word boundaries."""
-    parts = re.split(r"[\s\-]+", alias.strip())
-    body = r"[\s\-]?".join(re.escape(p) for p in parts if p)
+    parts = re.split(r"[\s\-–—]+", alias.strip())  # en/em dashes too: "V7–V9" is "V7-V9"
+    body = r"[\s\-–—]?".join(re.escape(p) for p in parts if p)
     return rf"(?<![\w]){body}(?:s|es)?(?![\w])"
 
 
@@ -103,8 +103,8 @@ def prefix_variants(name: str) -> list[str]:
 
 
 def _alias_body(alias: str) -> str:
-    parts = re.split(r"[\s\-]+", alias.strip())
-    return r"[\s\-]?".join(re.escape(p) for p in parts if p)
+    parts = re.split(r"[\s\-–—]+", alias.strip())
+    return r"[\s\-–—]?".join(re.escape(p) for p in parts if p)
 
 
 class Lexicon:
@@ -125,7 +125,7 @@ class Lexicon:
 
     @staticmethod
     def key(name: str) -> str:
-        return re.sub(r"[\s\-]+", " ", name.strip().lower())
+        return re.sub(r"[\s\-–—]+", " ", name.strip().lower())
 
     def find(self, text: str) -> list[tuple[int, int, list[tuple[str, ItemKind]]]]:
         if self._re is None:

@@ -35,6 +35,8 @@ _UNIT_ALIASES: dict[str, str] = {
     "x10¹²/l": "×10^12/l", "x 10¹²/l": "×10^12/l", "10¹²/l": "×10^12/l", "iu/ml": "iu/ml", "kpa": "kpa", "mg/g": "mg/g", "mg/mmol": "mg/mmol", "mmol/mol": "mmol/mol",
     # US shorthand for cell counts: "platelets 62K" = 62,000/µL = 62 ×10^9/L
     "k": "×10^9/l", "k/ul": "×10^9/l", "k/µl": "×10^9/l",
+    # US mass units of hormones ("cortisol ~1.4 µg/dL", "free T4 0.9 ng/dL")
+    "µg/dl": "µg/dl", "ug/dl": "µg/dl", "mcg/dl": "µg/dl", "ng/dl": "ng/dl",
 }  # fmt: skip
 
 # Multiplicative factors between unit pairs that hold for any analyte.
@@ -73,6 +75,16 @@ _ANALYTE: dict[str, tuple[str, float]] = {
     "lactate": ("mmol/l", 9.008),
 }
 
+# Analyte-specific molar <-> US mass-unit conversions of hormones: (molar unit, mass unit,
+# factor that multiplies the molar value to give the mass value).
+_ANALYTE_MASS: dict[str, tuple[str, str, float]] = {
+    "cortisol": ("nmol/l", "µg/dl", 1 / 27.59),
+    "free t4": ("pmol/l", "ng/dl", 1 / 12.87),
+    "thyroxine": ("pmol/l", "ng/dl", 1 / 12.87),
+    "ft4": ("pmol/l", "ng/dl", 1 / 12.87),
+    "testosterone": ("nmol/l", "ng/dl", 28.84),
+}
+
 NUMBER_RE = re.compile(r"(?<![\w.])([-−]?\d+(?:[.,]\d+)?)(?![\w])")
 _UNIT_PATTERN = "|".join(
     sorted((re.escape(u) for u in set(_UNIT_ALIASES) | set(_UNIT_ALIASES.values())), key=len, reverse=True)
@@ -84,6 +96,8 @@ QUANTITY_RE = re.compile(
 )
 # Numbers that are almost never patient data: list markers, times, dates, doses of "x2"...
 _NON_CLAIM_CONTEXT = re.compile(r"(\b\d+\s*(?:st|nd|rd|th)\b)|(\b(?:19|20)\d{2}\b)")
+_ORDINAL = re.compile(r"\b\d+\s*(?:st|nd|rd|th)\b")
+_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 
 
 def normalize_unit(unit: str | None) -> str | None:
@@ -186,6 +200,9 @@ def convert(value: float, unit: str | None, to_unit: str | None, analyte: str = 
     if {a, b} == {"°c", "°f"}:
         return value * 9 / 5 + 32 if a == "°c" else (value - 32) * 5 / 9
     name = analyte.lower()
+    for key, (molar, mass, factor) in _ANALYTE_MASS.items():
+        if key in name and {a, b} == {molar, mass}:
+            return value * factor if a == molar else value / factor
     for key, (molar, factor) in _ANALYTE.items():
         if key in name:
             if a == molar and b == "mg/dl":
@@ -222,7 +239,11 @@ def same_value(
         # misquoted value ("421" for 412, "186" for 168) is not the same number.
         return abs(conv - ref_value) <= max(_half_last_digit(value), 0.005 * abs(ref_value))
     scale = max(abs(ref_value), 1e-9)
-    return abs(conv - ref_value) <= max(rel_tol * scale, 0.051 if abs(ref_value) < 10 else 0.5)
+    if abs(conv - ref_value) <= max(rel_tol * scale, 0.051 if abs(ref_value) < 10 else 0.5):
+        return True
+    # a conversion rounded to the precision written: 92 µmol/L creatinine is "~1.0 mg/dL" (1.04)
+    back = convert(ref_value, ref_unit, unit, analyte)
+    return back is not None and abs(back - value) <= min(_half_last_digit(value), 0.05 * abs(value))
 
 
 def _half_last_digit(value: float) -> float:
@@ -235,4 +256,9 @@ def _half_last_digit(value: float) -> float:
 def looks_like_non_claim(text: str, q: Quantity) -> bool:
     """Years, ordinals and similar numbers that are not measurements about the patient."""
     window = text[max(0, q.start - 2) : q.end + 3]
-    return bool(_NON_CLAIM_CONTEXT.search(window)) and q.unit is None
+    if q.unit is not None:
+        return False
+    if _YEAR.search(window):
+        return True
+    # the window may cut a word: "a CRP of 45 still favours", "the 42 this morning" are no ordinals
+    return bool(_ORDINAL.search(window)) and not re.match(r"\s*(?:st|nd|rd|th)[a-z]", text[q.end : q.end + 6], re.I)
