@@ -77,7 +77,11 @@ _FAMILY_OF = re.compile(
 )
 _TERM_AS_ADJECTIVE = re.compile(r"^\s*(?:range|threshold|criteria|cut-?off|levels?|target)\b", re.I)
 _DURATION_AFTER = re.compile(r"^\s*-?\s*(?:years?|months?|weeks?|days?|hours?|hrs?|minutes?|mins?)\b(?!\s*(?:glucose|value))", re.I)
-_CONDITIONAL = re.compile(r"\b(?:if|unless|whether|in\s+case|once)\b", re.I)
+# "until it's confirmed", "until the culture is back": a pending condition, but not "well until Tuesday"
+_CONDITIONAL = re.compile(
+    r"\b(?:if|unless|whether|in\s+case|once)\b|\b(?:until|till)\s+(?:the\s+)?\w+(?:['’]s|\s+(?:is|are|has|have))\b",
+    re.I,
+)
 _CLAIM_HEDGE = re.compile(
     r"\b(?:may|might|could|possibly|perhaps|probably|presumably|maybe|suspect(?:ed)?|assum(?:e|ed|ing)|"
     r"guess|estimate[ds]?|expect(?:ed)?|would|will|hopefully|query|not\s+sure)\b",
@@ -122,6 +126,12 @@ _REPORTED_AFTER = re.compile(
 
 
 _QUOTED = re.compile(r"\"[^\"]{3,}\"|“[^”]{3,}”")
+
+
+def _stem(word: str) -> str:
+    """A crude stem for comparing inflections ("bleeding"/"bleed", "bruising"/"bruises", "gum"/"gums"):
+    the first five letters, or the word itself if shorter."""
+    return word[:5] if len(word) > 5 else word
 
 
 def _window(text: str, start: int, end: int, words: int = 5) -> str:
@@ -260,6 +270,28 @@ _INLINE_PLAN = re.compile(
 )
 # a deadline of a recommendation: "an angiogram within 24 hours", "repeat it in the next 6 h"
 _DEADLINE_BEFORE = re.compile(r"\b(?:within|in\s+the\s+next|over\s+the\s+next|no\s+later\s+than)\s+(?:about\s+)?$", re.I)
+# a follow-up interval of the plan: "repeat the venous level in 1–3 months", "review in 2 weeks"
+_SCHEDULE_BEFORE = re.compile(
+    r"\b(?:repeat\w*|re-?check\w*|review\w*|follow[\s-]?up|re-?test\w*|re-?imag\w*|re-?assess\w*|again|"
+    r"re-?measur\w*|monitor\w*)\b[^.;:?!]{0,60}\bin\s+(?:about\s+|another\s+|the\s+next\s+)?$",
+    re.I,
+)
+_TIME_UNITS = ("h", "d", "wk", "min", "mo", "month", "months", "y", "yr")
+_TIME_WORD_AFTER = re.compile(r"^\s*(?:hours?|hrs?|days?|weeks?|wks?|months?|years?)\b", re.I)
+
+
+def _scheduled(text: str, q: Quantity) -> bool:
+    """Whether a time quantity is the timing of a recommendation, not a patient fact: a deadline ("an
+    angiogram within 24 hours") or a follow-up interval after a repeat/review word ("repeat the lead
+    level in 1–3 months", "review in 2 weeks"); a range keeps its unit after it ("1–3 months")."""
+    timed = normalize_unit(q.unit) in _TIME_UNITS or (q.unit is None and _TIME_WORD_AFTER.match(text[q.end :]))
+    if not timed:
+        return False
+    if normalize_unit(q.unit) in ("h", "d", "wk", "min") and _DEADLINE_BEFORE.search(text[max(0, q.start - 25) : q.start]):
+        return True
+    return bool(_SCHEDULE_BEFORE.search(text[max(0, q.start - 90) : q.start]))
+
+
 # a dose said as what the patient takes or took ("she is on propranolol 40 mg", "has been taking
 # 20 mg"): an unsupported one is an invented history, not a prescription
 _TAKING_BEFORE = re.compile(
@@ -326,6 +358,8 @@ def _blocked(
     c0, c1 = clause_bounds(text, pos)
     before = text[c0:pos]
     clause = text[c0:c1]
+    if not numeric and _HYPOTHESIS_AFTER.match(text[end : end + 60]):
+        return "a hypothesis under discussion"  # "the tumour worry", "makes liver disease very unlikely"
     ah = None if numeric else _AFTER_HEDGE.match(text[end : end + 40])
     if ah and not any(end + ah.end() <= a < c1 for a, _b in dx_local):
         return "hedged"  # "his bilirubin is probably high" (not "... could be <diagnosis>")
@@ -345,6 +379,16 @@ def _blocked(
     if lead and not _LIST_BREAK.search(text[lead.end() : pos]):
         return "recommendation (an item of what the patient needs)"  # "needs admission for monitoring, IV X and Y"
     return None
+
+
+# a condition named as a hypothesis being weighed, not a patient fact: "removes the tumour worry",
+# "settles the malignancy question", "makes chronic liver disease very unlikely", "sepsis is less likely"
+_HYPOTHESIS_AFTER = re.compile(
+    r"^\s*(?:worry|worries|question|concern|possibility|scare|fear|hypothesis|theory)\b|"
+    r"^\s*(?:(?:is|seems|looks|was|becomes|became)\s+)?(?:(?:very|highly|much|most|far|even)\s+)?"
+    r"(?:unlikely|less\s+likely|improbable)\b",
+    re.I,
+)
 
 
 # "He needs same-day admission for cardiac monitoring, IV calcium gluconate and insulin-dextrose":
@@ -439,6 +483,50 @@ def _bare_count(text: str, q: Quantity) -> bool:
     if re.search(r"[×x]\s*$", text[max(0, q.start - 2) : q.start]) and not re.match(r"\s*10", text[q.start :]):
         return True
     return bool(_COUNTED_AFTER.match(text[q.end : q.end + 40]))
+
+
+_ORDER_BEFORE = re.compile(
+    r"\b(?:give|load(?:ing)?|hold|withhold|stop|continue|switch\s+to|commence|prescribe|start|restart|add|"
+    r"resume|cover\s+with|treat\s+with)\s+(?:(?:the|his|her|a|an|oral|iv|im|high-dose|low-dose)\s+)?$",
+    re.I,
+)
+_ORDER_AFTER = re.compile(
+    r"^\s*(?:\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|units)\s+)?(?:load(?:ing)?(?:\s+dose)?|stat|now|nocte|mane|"
+    r"(?:should|must|can|will)\s+(?:be\s+)?(?:given|started|held|stopped|continued|running))\b",
+    re.I,
+)
+_HISTORY_NEAR = re.compile(r"\b(?:ago|since|started|began|was\s+on|has\s+been|for\s+\d+\s+(?:years?|months?|weeks?))\b", re.I)
+
+
+def _ordered_here(text: str, s: int, e: int) -> bool:
+    """Whether a drug mention is itself the object of an order: an imperative verb right before it
+    ("stop trimethoprim", "load aspirin") or a dose with an order word right after ("Aspirin 300 mg
+    load", "heparin now"), and no history wording around it ("started 3 weeks ago")."""
+    near = text[max(0, s - 30) : min(len(text), e + 40)]
+    if _HISTORY_NEAR.search(near):
+        return False
+    return bool(_ORDER_BEFORE.search(text[max(0, s - 30) : s]) or _ORDER_AFTER.match(text[e:]))
+
+
+# a finding asserted as a bedside sign or a film/microscopy result, named by words the case and the lexicon do
+# not know (imaging and biopsy results belong to the case's report facts)
+_DEGREE = r"(?:subtle|small|mild|marked|new|few|several|obvious|definite|clear|bilateral|multiple)\s+"
+_NP = r"(?P<np>[a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2})"
+_REPORTED_FINDING = re.compile(
+    r"\b(?:film|smear|examination|exam|microscopy)\s+"
+    r"(?:shows?|showed|reveals?|revealed|demonstrates?|demonstrated)\s+(?:an?\s+|some\s+)?(?:" + _DEGREE + r")*" + _NP
+    + r"|\b(?:(?:she|he)\s+(?:also\s+)?(?:has|had)|there\s+(?:is|are|was|were))\s+(?:also\s+)?(?:an?\s+|some\s+)?"
+    r"(?:" + _DEGREE + r")+" + _NP.replace("np", "np2"),
+    re.I,
+)
+_NP_STOP = {"over", "on", "in", "at", "of", "with", "and", "or", "the", "both", "her", "his", "which", "that",
+            "from", "to", "for", "is", "are", "was", "were", "but", "too", "also", "as", "now", "today", "here",
+            "there", "again", "bilaterally", "around", "near", "under", "below", "above", "behind", "across",
+            "along", "within", "without", "after", "before", "since", "during", "by", "into", "onto"}
+_NP_REJECT = {"risk", "chance", "possibility", "change", "improvement", "amount", "number", "dose", "increase",
+              "decrease", "rise", "fall", "delay", "doubt", "concern", "need", "reason", "difference", "normal",
+              "nothing", "abnormality", "abnormalities"}
+_REPORTED_RULE = "reported finding"
 
 
 def _sub_sentence(text: str, pos: int) -> str:
@@ -567,7 +655,12 @@ def _fact_negated_keywords(f: Fact) -> set[str]:
             toks = [t.strip("-").lower() for t in part.split() if t.strip("-")]
             if toks and len(toks[-1]) > 3 and toks[-1] not in _STOP:
                 words.add(toks[-1][:7])
-    # a word the statement also uses positively ("marked ... tenderness; no ... fossa tenderness") is ambiguous
+    # a word the statement also uses positively ("marked ... tenderness; no ... fossa tenderness") is ambiguous,
+    # and so is a word of the finding's own positive names ("gum bleeding" for a fact whose statement adds
+    # "no major bleeding"): naming the finding by its alias never contradicts it
+    if not f.negated:
+        own = {w[:7] for n in f.all_names for w in re.findall(r"[a-z]{4,}", n.lower())}
+        words -= own
     for w in list(words):
         for m in re.finditer(rf"\b{re.escape(w)}\w*", f.statement, re.I):
             if not any(a <= m.start() < b for a, b in negated_spans):
@@ -586,7 +679,7 @@ _ANTONYM_PAIRS = [
     # partial for complete: "reduced flow" where the report says the flow is absent
     ("reduced", "absent"), ("diminished", "absent"), ("decreased", "absent"),
     # a sign's result: "positive Murphy's sign" where the examination found it negative
-    ("positive", "negative"),
+    ("positive", "negative"), ("pos", "negative"), ("neg", "positive"),
 ]
 _ANTONYMS = _ANTONYM_PAIRS + [(b, a) for a, b in _ANTONYM_PAIRS]
 
@@ -784,7 +877,48 @@ class ClaimExtractor:
                 else:
                     out.append((s, e, tid, self.lex_kinds[tid], mention_negated(text, s, e)))
                 break
+        for s, e, name, s0 in self._reported_findings(text):
+            # the result of a test the case knows ("the biopsy shows class IV disease") is that fact's claim
+            if not any(a < e and s0 < b for a, b in taken) and not any(a < e and s0 < b for a, b, *_ in out):
+                out.append((s, e, f"term:{name}", "reported", False))
         out.sort()
+        return out
+
+    def _dose_of_drug(self, c: Claim) -> bool:
+        """A dose claim on a medication fact ("warfarin 4 mg daily for AF"): the dose is a numeric claim
+        of its own and the drug named with it stays a factual claim (labelling convention). A misquoted
+        dose ("lamotrigine 150 mg BD" for 100 mg) is the one claim about that drug there."""
+        f = self.know.matcher.facts.get(c.item)
+        return (f is not None and f.category == FactCategory.medication and not c.hallucinated
+                and normalize_unit(c.unit) in _DOSE_UNITS)
+
+    def _reported_findings(self, text: str) -> list[tuple[int, int, str, int]]:
+        """Findings named by no case fact and no lexicon term but asserted as a result or a sign:
+        "the film shows target cells", "examination reveals a subtle pronator drift", "she also has
+        small tophi over both elbows", and the same finding named again in a later turn after an earlier
+        turn invented it. (start, end, name, start of the whole assertion): the name is the noun phrase
+        without its size/degree words."""
+        out = []
+        for m in _REPORTED_FINDING.finditer(text):
+            grp = "np" if m.group("np") else "np2"
+            np_ = m.group(grp)
+            words = []
+            for w in np_.split():  # the noun phrase ends at its first function word ("tophi over both elbows")
+                if w.lower() in _NP_STOP:
+                    break
+                words.append(w)
+            if not words or any(w.lower() in _NP_REJECT for w in words):
+                continue
+            head = " ".join(words)
+            start = m.start(grp)
+            out.append((start, start + len(head), head.lower(), m.start()))
+        for c in self.earlier:
+            if c.item.startswith("term:") and c.rule.startswith(_REPORTED_RULE) and c.hallucinated:
+                name = c.item[5:]
+                stems = [_stem(w) for w in name.split()[-2:]]  # "left pronator drift" -> "the pronator drift"
+                rx = r"\b" + r"\w*[\s-]+(?:\w+[\s-]+)?".join(re.escape(st) for st in stems) + r"\w*"
+                for m in re.finditer(rx, text, re.I):
+                    out.append((m.start(), m.end(), name, m.start()))
         return out
 
     def _partial_word_mention(self, text: str, o, s: int, e: int) -> bool:
@@ -928,6 +1062,7 @@ class ClaimExtractor:
                     elif f is None or f.value is not None or (
                         not _is_attribute_number(text, q) and _directly_attached(text, q, c.item, mentions)
                         and f.category != FactCategory.imaging  # "CBD 8 mm" leaves the report's findings as claims
+                        and not self._dose_of_drug(c)  # "warfarin 4 mg daily": the drug stays a claim too
                     ):
                         numeric_items.add(c.item)  # the number is the claim about that item
             # ---- a diagnosis claimed as past history ("known hepatitis B", "previous episode of X")
@@ -950,7 +1085,7 @@ class ClaimExtractor:
                 ):
                     continue  # a general word inside a case-fact claim ("the scan shows no intrauterine pregnancy")
                 if any(
-                    c.kind == "numeric" and (
+                    c.kind == "numeric" and not self._dose_of_drug(c) and (
                         getattr(self.know.matcher.facts.get(c.item), "value", None) is not None
                         or c.item in time_valued or (
                             normalize_unit(c.unit) not in ("h", "d", "wk", "y", "min")
@@ -1169,10 +1304,8 @@ class ClaimExtractor:
             and seg.section != "evidence" and not self._states_a_dose(item)
         ):
             return None  # "Propranolol 40 mg tds", "Aspirin 300 mg now": a prescription, not a patient fact
-        if status == "unsupported" and normalize_unit(q.unit) in ("h", "d", "wk", "min") and _DEADLINE_BEFORE.search(
-            text[max(0, q.start - 25) : q.start]
-        ):
-            return None  # "an angiogram within 24 hours": the deadline of a recommendation
+        if status == "unsupported" and _scheduled(text, q):
+            return None  # "an angiogram within 24 hours", "repeat the level in 1–3 months": the plan's timing
         key = f"num:{item}:{key_value}"
         return Claim(
             id=f"c{nid}",
@@ -1479,8 +1612,13 @@ class ClaimExtractor:
         present = not neg
         span = Span(turn=tc.index, text=text[s:e], start=seg.start + s, end=seg.start + e)
         status, rule = self._check_fact(tc, clause, text[s:e], item, kind, present, text)
-        if status != "supported" and self._prescribed(text, s, item):
-            return None  # an unsupported drug in a prescription is the plan, not an invented history
+        if self._prescribed(text, s, item) and (
+            status != "supported" or (seg.section != "evidence" and _ordered_here(text, s, e))
+        ):
+            # a drug in a prescription is the plan, not a claim about the patient; a supported one only
+            # when the order is said right at the drug ("Aspirin 300 mg load", "stop trimethoprim"), not a
+            # history with a dose ("ramipril started 3 weeks ago and ibuprofen 400 mg tds")
+            return None
         polarity = "+" if present else "-"
         if fact is not None:
             # the track key of a case fact is whether the claim agrees with the case's statement, so
@@ -1555,8 +1693,8 @@ class ClaimExtractor:
             if f.category in OBJECTIVE_CATEGORIES:
                 # a normal/negative test: "MRI brain is normal" agrees, "HBsAg positive" does not
                 loc = local if local is not None else clause
-                if re.search(r"\b(?:positive|abnormal|reactive|detected|raised|elevated)\b", loc, re.I) and not (
-                    NORMAL_RX.search(loc) or re.search(r"\bnegative\b", loc, re.I)
+                if re.search(r"\b(?:positive|pos|abnormal|reactive|detected|raised|elevated)\b", loc, re.I) and not (
+                    NORMAL_RX.search(loc) or re.search(r"\b(?:negative|neg)\b", loc, re.I)
                 ):
                     return f"asserts an abnormal {f.name}; the released result is normal/negative"
                 if NORMAL_RX.search(loc) and not re.search(r"\babnormal\b", loc, re.I):
@@ -1653,11 +1791,25 @@ class ClaimExtractor:
             if invented:
                 return "unsupported", invented
             return "supported", f"released {f.name} ({'present' if present else 'absent'})"
+        if kind == "reported":
+            name = item[5:]
+            if self._context_says(tc, name, present):
+                return "supported", f"{_REPORTED_RULE}: the released context states {name}"
+            return "unsupported", f"{_REPORTED_RULE}: the context released by turn {tc.index} never mentions {name}"
         # general clinical term
         name = item[5:] if item.startswith("term:") else item
         found = self._context_polarity(tc, item)
         if found is None:
             return "unsupported", f"the context released by turn {tc.index} never mentions {name}"
+        if found == present and tc.injected:
+            # a general term only the injected statement gives ("She's pregnant" after "urine pregnancy test
+            # positive" was injected): restating the contradiction, not a fact of the case
+            genuine = tc.context_text
+            for tmpl, t_turn in tc.injected:
+                if t_turn <= tc.index:
+                    genuine = genuine.replace(tmpl.statement, " ")
+            if genuine != tc.context_text and self._context_polarity(tc, item, genuine) != present:
+                return "restated_contradiction", f"only the injected statement says {name}"
         if found == present:
             return "supported", f"the context states {name} ({'present' if present else 'absent'})"
         return "contradicted", f"the context states the opposite about {name}"
@@ -1689,21 +1841,22 @@ class ClaimExtractor:
             near = ctx[max(0, m.start() - 60) : m.end() + 60].lower()
             if all(q in near for q in qualifiers):
                 return True
-        # the same words in another order within one sentence ("coarse tremor" / "tremor has become coarse")
+        # the same words in another order or another inflection within one sentence ("coarse tremor" /
+        # "tremor has become coarse"; "gum bleeding" / "his gums bleed"): compared by stem
         content = [w for w in re.findall(r"[a-z][a-z\-]{2,}", words) if w not in _STOP]
         if len(content) < 2:
             return False
         for sent in re.split(r"(?<=[.!?])\s+|\n", ctx):
             low = sent.lower()
-            hits = [re.search(rf"\b{re.escape(w)}\b", low) for w in content]
+            hits = [re.search(rf"\b{re.escape(_stem(w))}\w*", low) for w in content]
             if all(hits) and all(q in low for q in qualifiers):
                 first = min(h.start() for h in hits if h)
                 if (not mention_negated(low, first, first + 1)) == present:
                     return True
         return False
 
-    def _context_polarity(self, tc: TurnContext, item: str) -> bool | None:
-        ctx = tc.context_text
+    def _context_polarity(self, tc: TurnContext, item: str, ctx: str | None = None) -> bool | None:
+        ctx = tc.context_text if ctx is None else ctx
         result = None
         for s, e, hits in lex_find(self.lex, ctx):
             if any(h[0] == item for h in hits):

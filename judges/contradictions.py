@@ -42,6 +42,16 @@ _CONFLICT_EXTRA = re.compile(
 )
 
 
+# Words of an injected statement that name no item: time, frequency, reporting and result words
+# ("urine pregnancy test positive last week": "week" must not make "a repeat MRI in 6 weeks" name it).
+# Keywords are 7-letter prefixes (claims._template_keywords).
+_NOT_DISTINCTIVE = {
+    "week", "weeks", "month", "months", "year", "years", "last", "often", "says", "said", "told", "since",
+    "ago", "today", "yesterd", "positiv", "negativ", "surgery", "recentl", "before", "after", "always",
+    "never", "usually", "sometim", "earlier", "previou", "now", "again", "normal", "abnorma", "high", "raised",
+}
+
+
 def _cue(text: str) -> re.Match[str] | None:
     for rx in (CONFLICT_RX, _CONFLICT_EXTRA, CONFIRM_REQUEST_RX):
         for m in rx.finditer(text):
@@ -60,7 +70,7 @@ def contradiction_decisions(
     out = []
     for tmpl, c_turn in ctx.injected_all():
         fact = know.fact(tmpl.fact_id)
-        kws = _template_keywords(tmpl.statement, fact)
+        kws = _template_keywords(tmpl.statement, fact) - _NOT_DISTINCTIVE
         names = {*(n.lower() for n in tmpl.all_names), *(n.lower() for n in fact.all_names)}
 
         def names_item(text: str, _names=names, _kws=kws, _tid=tmpl.id, _fid=tmpl.fact_id, _t=tmpl) -> bool:
@@ -99,26 +109,16 @@ def contradiction_decisions(
                         break
             if found:
                 break
-        if found:
-            turn, seg, rule = found
-            out.append(
-                ContradictionDecision(
-                    template_id=tmpl.id,
-                    fact_id=tmpl.fact_id,
-                    injected_turn=c_turn,
-                    detected=True,
-                    span=Span(turn=turn, text=seg.text, start=seg.start, end=seg.end),
-                    rule=f"turn {turn}: {rule}",
-                )
+        turn, seg, rule = found if found else (None, None, "")
+        out.append(
+            ContradictionDecision(
+                template_id=tmpl.id,
+                fact_id=tmpl.fact_id,
+                injected_turn=c_turn,
+                detected=found is not None,
+                span=Span(turn=turn, text=seg.text, start=seg.start, end=seg.end) if seg is not None else None,
+                rule=f"turn {turn}: {rule}" if found else
+                f"no reply from turn {c_turn} on names {tmpl.item} with conflict or confirmation language",
             )
-        else:
-            out.append(
-                ContradictionDecision(
-                    template_id=tmpl.id,
-                    fact_id=tmpl.fact_id,
-                    injected_turn=c_turn,
-                    detected=False,
-                    rule=f"no reply from turn {c_turn} on names {tmpl.item} with conflict or confirmation language",
-                )
-            )
+        )
     return out

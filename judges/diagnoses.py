@@ -18,12 +18,14 @@ MiniLM similarity when they are paraphrases.
 
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
+import yaml
 
 from medgym.envs.compiler import has_final_diagnosis
-from medgym.judges.context import CaseKnowledge, fact_mentions
+from medgym.judges.context import LEXICON_PATH, CaseKnowledge, fact_mentions
 from medgym.judges.results import DiagnosisMention, Span, WorkingDiagnosis
 from medgym.judges.textrules import (
     DEFINITIVE_DX_RX,
@@ -205,6 +207,70 @@ def _eponym_forms(name: str) -> set[str]:
     return forms
 
 
+# --- reworded forms of a diagnosis name (round 5) --------------------------------------------------
+# Clinicians reword a listed name instead of quoting it: they give only the cause of a
+# "syndrome from cause" name ("oestrogen-induced lowering of X levels" for "seizures from
+# oestrogen-induced lowering of X levels"), put a prepositional complement first ("lamotrigine
+# non-adherence" for "non-adherence to lamotrigine"), swap the two partners of a symmetric
+# relation ("oestrogen-lamotrigine interaction"), or drop a qualifier that only says "nothing
+# else" ("iron deficiency anaemia" for "isolated iron deficiency anaemia" / "... anaemia alone").
+_NAME_CAUSE = re.compile(r"^(?P<head>.+?)\s+(?:from|due\s+to|secondary\s+to|caused\s+by)\s+(?P<cause>.+)$", re.I)
+_NAME_COMPLEMENT = re.compile(r"^(?P<head>[\w\-]+(?:\s+[\w\-]+)?)\s+(?:to|of)\s+(?P<obj>[\w\-]+(?:\s+[\w\-]+)?)$", re.I)
+_SYMMETRIC = re.compile(r"^(?P<a>[\w]+)[\s\-\u2013\u2014]+(?:and\s+)?(?P<b>[\w]+(?:\s+[\w]+)?)\s+(?P<rel>interaction|overlap|co-?infection)$", re.I)
+_ONLY_QUALIFIER = re.compile(r"^(?:isolated|simple|uncomplicated|pure|lone)\s+|\s+(?:alone|only)$", re.I)
+_CONTENT_WORD = re.compile(r"[A-Za-z][A-Za-z\-]{2,}")
+_NAME_FUNCTION = {"the", "a", "an", "his", "her", "and", "or", "with", "secondary", "due", "related", "owing",
+                  "prior", "attributed", "from", "in", "on", "by"}
+
+
+@functools.lru_cache(maxsize=1)
+def _name_synonyms() -> list[tuple[re.Pattern[str], list[str]]]:
+    """lexicon.yaml ``dx_name_synonyms``: (word group, its written equivalents)."""
+    data = yaml.safe_load(LEXICON_PATH.read_text(encoding="utf-8")) or {}
+    out = []
+    for word, alts in (data.get("dx_name_synonyms") or {}).items():
+        out.append((re.compile(rf"(?<![\w]){re.escape(str(word))}(?![\w])", re.I), [str(a) for a in alts or []]))
+    return out
+
+
+def reworded_forms(name: str) -> set[str]:
+    """Reworded surface forms of one diagnosis name (see the comment above); empty when none."""
+    out = {name.strip()}
+    for rx, alts in _name_synonyms():
+        for v in list(out):
+            if rx.search(v):
+                out |= {rx.sub(a, v) for a in alts}
+    for v in list(out):
+        out |= _reworded(v)
+    out.discard(name.strip())
+    return out
+
+
+def _reworded(n: str) -> set[str]:
+    out: set[str] = set()
+    m = _NAME_CAUSE.match(n)
+    if m and len([w for w in _CONTENT_WORD.findall(m.group("cause")) if w.lower() not in _NAME_FUNCTION]) >= 4:
+        out.add(m.group("cause"))  # a cause specific enough to name the diagnosis on its own
+    m = _NAME_COMPLEMENT.match(n)
+    if (
+        m
+        and m.group("obj").lower().split()[0] not in _NAME_FUNCTION
+        and m.group("head").lower().split()[-1] not in _NAME_FUNCTION
+    ):
+        out.add(f"{m.group('obj')} {m.group('head')}")
+    # "liver disease coagulopathy" -> "liver coagulopathy": "disease" used as a modifier can go
+    attributive = re.sub(r"^(\w[\w\-]*)\s+disease\s+(\w[\w\-]*)$", r"\1 \2", n, flags=re.I)
+    if attributive != n:
+        out.add(attributive)
+    m = _SYMMETRIC.match(n)
+    if m:
+        out.add(f"{m.group('b')}-{m.group('a')} {m.group('rel')}")
+    short = _ONLY_QUALIFIER.sub("", n).strip()
+    if short != n and len(_CONTENT_WORD.findall(short)) >= 2:
+        out.add(short)
+    return out
+
+
 _EXTRA_DX: dict[int, tuple[CaseKnowledge, Lexicon | None]] = {}
 
 
@@ -219,7 +285,8 @@ def extra_dx_lexicon(know: CaseKnowledge) -> Lexicon | None:
     for d in know.diagnoses.values():
         forms: set[str] = set()
         for n in d.all_names:
-            forms |= _spelling_variants(n) | _eponym_forms(n)
+            for v in _spelling_variants(n) | reworded_forms(n):
+                forms |= _spelling_variants(v) | _eponym_forms(v)
         forms = {f for f in forms if Lexicon.key(f) not in taken}
         for f in forms:
             owners.setdefault(Lexicon.key(f), set()).add(d.name)
@@ -232,6 +299,8 @@ def extra_dx_lexicon(know: CaseKnowledge) -> Lexicon | None:
     _EXTRA_DX[id(know)] = (know, lex)
     return lex
 
+
+_INNER_DETERMINER = re.compile(r"\b(?:her|his|their|the|its)\b", re.I)
 
 # "a bleeding peptic (most likely duodenal) ulcer": a parenthesis inside a diagnosis name
 _INNER_PAREN = re.compile(r"\s*\([^()\n]{1,40}\)")
@@ -265,15 +334,35 @@ def find_diagnoses(know: CaseKnowledge, text: str) -> list:
 
     def add(s: int, e: int, h: list, replace: bool = False) -> None:
         nonlocal hits
-        if replace:
-            hits = [x for x in hits if not (s <= x[0] and x[1] <= e)]
-        if not any(a < e and s < b for a, b, _h in hits):
-            hits.append((s, e, h))
+        # with replace, hits inside the new one give way, but only if the new one is then taken
+        kept = [x for x in hits if not (s <= x[0] and x[1] <= e)] if replace else hits
+        if not any(a < e and s < b for a, b, _h in kept):
+            hits = [*kept, (s, e, h)]
 
     extra = extra_dx_lexicon(know)
     if extra is not None:
         for s, e, h in extra.find(text):
-            add(s, e, h)
+            add(s, e, h, replace=True)  # a longer derived form wins over a head word inside it
+    # "a drug interaction lowering her lamotrigine levels": a possessive or article written inside
+    # a listed name does not hide it (second pass on the text without those words, mapped back)
+    if _INNER_DETERMINER.search(text):
+        toks = [(m.start(), m.end()) for m in re.finditer(r"\S+|\s+", text)]
+        parts, pos = [], []
+        i = 0
+        while i < len(toks):
+            a, b = toks[i]
+            if _INNER_DETERMINER.fullmatch(text[a:b]) and i > 0 and i + 1 < len(toks):
+                i += 2  # the word and the space after it
+                continue
+            parts.append(text[a:b])
+            pos.extend(range(a, b))
+            i += 1
+        joined = "".join(parts)
+        for lex in (know.dx_lexicon, extra):
+            for a, b, h in lex.find(joined) if lex is not None else []:
+                s0, e0 = pos[a], pos[b - 1] + 1
+                if _INNER_DETERMINER.search(text[s0:e0]):
+                    add(s0, e0, h, replace=True)
     for m in _INNER_PAREN.finditer(text):
         cut = m.end() - m.start()
         joined = text[: m.start()] + text[m.end() :]
@@ -365,6 +454,14 @@ _FRONT_RUNNER_AFTER = re.compile(
     re.I,
 )
 # "the main diagnosis: X", "my principal diagnosis remains X"
+# "My leading diagnosis is X", "the working impression remains X": the noun is qualified as the
+# current best guess, so "diagnosis is" does not make it definitive (heldout6 reading)
+_RANKED_DX_IS = re.compile(
+    r"\b(?:leading|working|provisional|presumptive|presumed|tentative|likeliest|most\s+likely|probable|"
+    r"favou?red|preferred|front-?running)\s+(?:diagnosis|impression|explanation)\s+"
+    r"(?:is|remains|stays|would\s+be|here\s+is)\s+(?:still\s+)?(?:an?\s+|the\s+)?$",
+    re.I,
+)
 _MAIN_DX_BEFORE = re.compile(r"\b(?:main|principal|primary|overall|unifying|underlying)\s+diagnosis\b", re.I)
 # a mention followed by its own verb opens a sentence about it ("Dissection has to stay on the list
 # because ..."), it is not a diagnosis stated flatly as a line of its own
@@ -408,6 +505,8 @@ def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_d
     if _PAREN_HEDGE_AFTER.match(text[end : end + 40]):
         return "probable"  # "GCA (high probability)", "1. **X** (most likely)"
     hedge = HEDGE_DX_DOWNGRADE_RX.search(before_clause) or HEDGE_DX_DOWNGRADE_RX.search(after_clause)
+    if _RANKED_DX_IS.search(before_clause[-60:]):
+        return "probable"  # "My leading diagnosis is X": a ranking, not a commitment
     if DEFINITIVE_DX_RX.search(before_clause[-30:]) or _DEFINITIVE_AFTER.search(after_clause):
         return "probable" if hedge else "definitive"
     if seg.section == "diagnosis":
@@ -712,6 +811,9 @@ _FUNCTION_WORDS = {
     "is", "are", "was", "were", "be", "been", "of", "in", "on", "at", "with", "from", "for", "to", "the", "a", "an",
     "and", "or", "as", "by", "that", "this", "his", "her", "their", "its", "so", "not", "no", "than", "then",
     "which", "who", "sign", "shows", "showed", "means", "suggests", "into", "about",
+    # a verb ends the noun phrase too: "a sterile culture fits gout" qualifies nothing
+    "fits", "fit", "confirms", "supports", "favours", "favors", "explains", "points", "indicates", "suggest",
+    "makes", "like", "excludes", "argues",
 }
 
 
@@ -817,7 +919,10 @@ _UNCHANGED_DX = re.compile(
     r"\b(?:I\s+)?stand\s+by\s+(?:the|my)\s+(?:working\s+)?diagnosis\b|\bsame\s+(?:working\s+)?diagnosis\b|"
     r"\b(?:stick(?:ing)?|stay(?:ing)?|keep(?:ing)?|remain(?:ing)?)\s+(?:with\s+)?(?:my|the)\s+(?:original|initial|previous|"
     r"earlier|current|working)\s+(?:working\s+)?diagnosis\b|"
-    r"\b(?:original|initial|previous|earlier)\s+(?:working\s+)?diagnosis\s+(?:stands|holds|is\s+unchanged)\b",
+    r"\b(?:original|initial|previous|earlier)\s+(?:working\s+)?diagnosis\s+(?:stands|holds|is\s+unchanged)\b|"
+    # "The urate confirms it.", "which clinches the diagnosis": a result said to confirm the diagnosis
+    # already held, without naming it
+    r"\b(?:confirms|clinches|secures|seals|nails)\s+(?:it|this|that|the\s+(?:working\s+)?diagnosis)\b",
     re.I,
 )
 

@@ -34,11 +34,16 @@ def _copied(text: str, tc: TurnContext) -> bool:
     return len(sq.split()) >= 5 and sq in _squash(tc.user_text)
 
 
-_PART_OF_DIAGNOSIS = re.compile(
-    r"^\W*with\b.*(?:\bas\s+(?:the|a|an)\s+(?:\w+\s+)?(?:trigger|precipitant|cause|driver|contributor|factor)\b|"
-    r"\b(?:component|contribution|element|complication|overlay)\b)",
-    re.I,
-)
+def _support_clause(line: str) -> re.Match[str] | None:
+    """The support clause of a diagnosis line ("..., given the lipase of 2840"), or None. A "with"
+    clause there is part of the diagnosis (a co-diagnosis, a contributor, a complication: "iron
+    deficiency anaemia, with a mildly raised lead level", "..., with clarithromycin potentiating the
+    warfarin", "..., with oxybutynin as the trigger"), so only an explicit support connector (given,
+    because, based on, supported by, in view of, evidenced by) opens evidence on that line."""
+    for m in SUPPORT_CLAUSE_RX.finditer(line):
+        if m.group(0).lower() != "with":
+            return m
+    return None
 
 
 def evidence_segments(reply: str, segments: list[Segment]) -> list[tuple[int, int, str]]:
@@ -58,9 +63,7 @@ def evidence_segments(reply: str, segments: list[Segment]) -> list[tuple[int, in
         # bullets under an inline "Final diagnosis: X" line are the evidence listed for it
         is_dx_line = has_final_diagnosis(s.text) or (s.section == "diagnosis" and not s.bullet)
         if is_dx_line:
-            m = SUPPORT_CLAUSE_RX.search(s.text)
-            if m and _PART_OF_DIAGNOSIS.search(s.text[m.start() :]):
-                m = None  # "..., with oxybutynin as the trigger": part of the diagnosis, not evidence
+            m = _support_clause(s.text)
             if m and final and not MODAL_RX.search(s.text[m.start():]):
                 out.append((s.start + m.start(), s.end, "support clause of the diagnosis line"))
             continue

@@ -41,6 +41,7 @@ from medgym.judges.context import (
     general_lexicon,
     treatment_terms,
 )
+from medgym.judges.diagnoses import _DX_SHAPED
 from medgym.judges.results import GapDecision, QuestionDecision, Span
 from medgym.judges.textrules import (
     CONFIRM_REQUEST_RX,
@@ -95,6 +96,7 @@ _SERIAL = re.compile(
     r"(?:in|after)\s+\d+\s*(?:minutes|mins)|any\s+(?:further|more)\s+(?:doses|episodes|attacks|bleeds?)|"
     r"(?:in|after)\s+(?:another\s+)?(?:\d+(?:\s*[–-]\s*\d+)?|a|one|two|three|four|six|a\s+few|a\s+couple\s+of)\s*"
     r"(?:days?|weeks?|wks?|months?)|(?:tomorrow|next\s+week|at\s+(?:the\s+)?follow[\s-]?up)|"
+    r"\d+(?:\s*[–-]\s*\d+)?\s*(?:hours?|hrs?|h|days?|weeks?|months?)\s+(?:after|post|following|from\s+now)|"
     r"since\s+(?:the\s+)?(?:GP|doctor|ambulance|paramedics?|referral|phone\s+call)\b|"
     r"since\s+(?:he|she|they)\s+(?:was|were)\s+(?:seen|admitted|referred)|"
     r"(?:has|have)\s+(?:he|she|they|the\s+patient)\s+(?:now\s+|since\s+)?developed|since\s+(?:admission|then|"
@@ -111,7 +113,68 @@ _INVESTIGATION = re.compile(
     r"(?:stool|urine|blood)\s+samples?|(?:venous\s+|arterial\s+)?blood\s+gas(?:es)?|VBG|ABG|FBC|CBC|"
     r"full\s+blood\s+count|U\s*&\s*Es?|CK|creatine\s+kinase|PSA|contrast\s+(?:study|enema|swallow|meal)|"
     r"(?:upper|lower)\s+GI\s+\w+|endoscopy|colonoscopy|co-?oximetry|swabs?|screen|cross-?match(?:ing)?|"
-    r"group\s+and\s+(?:save|screen|cross-?match)|LFTs?|liver\s+function\s+tests?)\b",
+    r"group\s+and\s+(?:save|screen|cross-?match)|LFTs?|liver\s+function\s+tests?|"
+    # organ-function panels and functional assessments ("check her renal function", "his hearing checked")
+    r"(?:renal|kidney|thyroid|liver|lung|pulmonary)\s+function(?:\s+tests?)?|TFTs?|"
+    r"hearing(?:\s+(?:test|assessment|screen))?|audiolog\w*|audiometry|visual\s+acuity|eye\s+test|"
+    r"developmental\s+(?:assessment|screen\w*|review))\b",
+    re.I,
+)
+# "Could someone go through his drinking with him directly?", "can we corroborate that with the GP?":
+# asking to go over the contradicted item again is a confirmation request (relevant, never redundant)
+_CLARIFY_ITEM = re.compile(
+    r"\b(?:go(?:es|ing)?\s+(?:through|over)|clarif(?:y|ied|ication)|corroborat\w+|verif(?:y|ied|ication)|"
+    r"double[\s-]?check\w*|cross[\s-]?check\w*|confirm\w*|re-?take\s+(?:the\s+)?history|"
+    r"(?:ask|speak\s+to|talk\s+to|check\s+with)\s+(?:him|her|them|the\s+patient)\s+(?:directly|again|ourselves))\b",
+    re.I,
+)
+# Two asks joined in one question ("Has he had X, and is he still taking Y?", "Any X or has she Y?")
+_COMPOUND_ASK = re.compile(
+    r",?\s+(?:and|or|but)\s+(?=(?:is|are|has|have|does|do|did|was|were|any|what|how|when|can|could|would|"
+    r"please)\b)|;\s*",
+    re.I,
+)
+# "Please repeat the lead level in 3 months", "check it again 2 weeks after stopping": a test booked
+# weeks ahead asks for a future value, so it does not detect the gap of the current one
+_FUTURE_REPEAT = re.compile(
+    r"\b(?:in|after)\s+(?:another\s+)?(?:\d+(?:\s*[–-]\s*\d+)?|a|one|two|three|four|six|a\s+few|a\s+couple\s+of)"
+    r"\s*(?:weeks?|wks?|months?|years?)\b|\b\d+(?:\s*[–-]\s*\d+)?\s*(?:weeks?|months?)\s+(?:after|post|following)\b",
+    re.I,
+)
+# "To confirm:", "To exclude a structural cause:", "To sort this out I'd check:": a line naming the
+# purpose of the list that follows; its bullets are requests (textrules' lead-ins need a request verb)
+_PURPOSE_LEADIN = re.compile(
+    r"^\W*(?:(?:and\s+)?to\s+|in\s+order\s+to\s+)(?:confirm|check|exclude|rule\s+(?:out|in)|clarify|establish|"
+    r"narrow|pin\s+down|sort|settle|decide|differentiate|distinguish|be\s+sure|complete|work\s+(?:this|it)\s+up)\b"
+    r"[^:.?]{0,80}:\s*$",
+    re.I,
+)
+# "Recheck venous lead in 1-3 months.", "Repeat FBC in 4 weeks.": a bare imperative that schedules a
+# future test is a plan order, not a request for information now ("Please repeat ..." still asks)
+_SCHEDULED_ORDER = re.compile(
+    r"^\W*(?:re-?check|repeat|re-?test|re-?measure)\b(?![^.?]*\bplease\b)[^.?]{0,60}?\b(?:in|after|at)\s+"
+    r"(?:\d+(?:\s*[–-]\s*\d+)?|a|one|two|three|four|six|a\s+few)\s*(?:days?|weeks?|wks?|months?|years?)\b",
+    re.I,
+)
+# a list item that reports a result ("ESR 85", "ultrasound was normal") is evidence, not a request
+_RESULT_SHAPED = re.compile(
+    r"\d|\b(?:is|was|were|are|shows?|showed|normal|negative|positive|raised|elevated|low|high)\b", re.I
+)
+# "I'd ask the health department to assess the home", "Has public health been notified?": asking a
+# service to act on a released exposure is a new action, not a repeat request for the fact
+_AGENCY_ACTION = re.compile(
+    r"\b(?:(?:health|housing)\s+department|public\s+health|environmental\s+health|social\s+(?:services|work\w*)|"
+    r"safeguarding|child\s+protection|local\s+authority|council|occupational\s+health)\b[^.?;]{0,60}?"
+    r"\b(?:notif\w+|inform\w*|assess\w*|inspect\w*|visit\w*|investigat\w*|involv\w*|alert\w*|report\w*)\b|"
+    r"\b(?:notif\w+|inform\w*|alert\w*|report\w*|involv\w*)\b[^.?;]{0,30}?\b(?:(?:health|housing)\s+department|"
+    r"public\s+health|environmental\s+health|social\s+(?:services|work\w*)|safeguarding|child\s+protection)\b",
+    re.I,
+)
+# "Any history of hyperparathyroidism or haemochromatosis?", "previous thyroid disease?": the past
+# medical history of a named disease is pertinent history whatever the case lists
+_PAST_HISTORY_OF = re.compile(
+    r"\b(?:(?:past\s+|previous\s+|prior\s+|personal\s+)?history\s+of|previous|prior|known|ever\s+(?:had|been\s+told))\s+"
+    r"(?P<x>[^?.;]{3,80})",
     re.I,
 )
 _LIVER_PANEL = re.compile(r"LFTs?|liver\s+function\s+tests?", re.I)  # a panel that a case alias may name in part
@@ -349,6 +412,12 @@ _DRUG_WORD = re.compile(
 _ORDER_VERB = re.compile(r"^\W*(?:add|hold|withhold|stop|start|give|continue|restart|resume|increase|reduce|switch)\b",
                          re.I)
 # "... below the 2 mm I'd want to call it a STEMI": a wish about naming or treating, not a request
+# "CPPD more likely than gout, though I want to see the crystals", "The alternative I'd want to exclude
+# is X", "A structural cause is less likely ..., but I would still want imaging": a "want" said while
+# ranking diagnoses is part of the reasoning, not a request ("..., but I'd like LFTs" still asks)
+_DX_REASONING = re.compile(
+    r"\b(?:likely|unlikely|likelier|impression|alternative|differential|diagnosis|favou?r(?:ed)?|fits\s+best)\b", re.I
+)
 _WISH_NOT_REQUEST = re.compile(
     r"^\s*to\s+(?:call|label|name|diagnose|say|describe|term|classify|treat|start|give|manage|commit|make|"
     r"see\s+(?:before|first)|wait|avoid|be\s+sure|be\s+certain)\b",
@@ -379,10 +448,17 @@ def is_request(seg: Segment) -> tuple[bool, str]:
     cue = QUESTION_RX.search(text) or _PLEASE_RE_VERB.match(text) or _INDIRECT_ASK.search(text)
     if not ends_q and not cue:
         return False, ""
+    if (
+        not ends_q and cue is not None and re.search(r"\bwant\b", cue.group(0), re.I)
+        and _DX_REASONING.search(text[: cue.start()])
+    ):
+        return False, "a wish inside diagnostic reasoning ('X is more likely, though I want to see Y'), not a request"
     if not ends_q and cue is not None and _WISH_NOT_REQUEST.match(text[cue.end() :]):
         return False, "a wish about naming or treating ('I'd want to call it X'), not a request"
     if not ends_q and _ORDER_VERB.match(text) and not re.search(r"\bplease\b", text, re.I) and _is_drug_order(text):
         return False, "an order for a drug or treatment, not a request for information"
+    if not ends_q and _SCHEDULED_ORDER.match(text):
+        return False, "a bare order scheduling a future test, not a request for information"
     if not ends_q and _NOT_NEEDED.search(text):
         return False, "says that nothing more is needed"
     if OUTSTANDING_RX.search(text) and not ends_q and not _EXPLICIT_ASK.search(text):
@@ -511,9 +587,16 @@ class QuestionReader:
             cut = _final_line_start(tc.agent, segs)
             segs = [part for seg in segs for part in split_joined_requests(seg)]
             prev_seg: Segment | None = None
+            purpose_list = False  # inside the bullets after a "To confirm:" / "To exclude X:" line
             for seg in segs:
                 after_final = cut is not None and seg.start >= cut
                 req, why = is_request(seg)
+                if not seg.bullet:
+                    purpose_list = bool(_PURPOSE_LEADIN.match(seg.text.strip()))
+                elif purpose_list and not req and seg.section in ("body", "questions") and not (
+                    _TREATMENT_ORDER.match(seg.text) or _ORDER_VERB.match(seg.text) or _RESULT_SHAPED.search(seg.text)
+                ):
+                    req, why = True, "item of a list opened by a purpose lead-in ('To confirm:')"
                 if (
                     req and seg.bullet and prev_seg is not None and prev_seg.line == seg.line
                     and records and records[-1].decision.span.start == prev_seg.start and not after_final
@@ -529,7 +612,7 @@ class QuestionReader:
                 if req and not after_final:
                     rec = self._question(tc, seg, why, len(records) + 1, prev_seg, records)
                     records.append(rec)
-                    for fid in rec.targets:
+                    for fid in rec.targets if not _FUTURE_REPEAT.search(seg.text) else ():
                         mentions.append((tc.index, fid, seg, "request"))
                     if not rec.targets:
                         pending_sem.append((rec, tc.index, seg))
@@ -592,7 +675,8 @@ class QuestionReader:
                 ids, via = prev_ids, "previous sentence (it/this)"
         confirm = bool(
             (ids & injected_facts)
-            and (CONFIRM_REQUEST_RX.search(seg.text) or CONFLICT_RX.search(seg.text) or _RECHECK.search(seg.text))
+            and (CONFIRM_REQUEST_RX.search(seg.text) or CONFLICT_RX.search(seg.text) or _RECHECK.search(seg.text)
+                 or _CLARIFY_ITEM.search(seg.text))
         )
         dec = QuestionDecision(
             id=f"q{n}",
@@ -614,6 +698,28 @@ class QuestionReader:
             if full:
                 rec.drug_list = full[0]
         return rec
+
+    def _untargeted_items(self, text: str) -> list[str]:
+        """Clinical items asked about in one part of a compound question that names no case fact
+        ("Has he had any nosebleeds, and is he still taking X?": the nosebleeds part is news even
+        when X was released). Only a question of two or more asks joined by "and/or" counts."""
+        head = _RATIONALE.split(text, maxsplit=1)[0]
+        parts = _COMPOUND_ASK.split(head)
+        if len(parts) < 2:
+            return []
+        topics = question_vocabulary()[0]
+        out = []
+        for part in parts:
+            if fact_mentions(self.know, part) or self._lay_targets(part):
+                continue
+            found = [(hits[0][0], part[a:b]) for a, b, hits in general_lexicon()[0].find(part)]
+            if topics is not None:
+                found += [("", m.group(0)) for m in topics.finditer(part)]
+            for term, written in found:
+                if term[5:].lower() in _PREVENTIVE_TERMS or term in treatment_terms() or written in out:
+                    continue
+                out.append(written)
+        return out
 
     def _unmatched_investigations(self, text: str) -> set[str]:
         """Every investigation named in ``text`` outside case-fact mentions (normalised)."""
@@ -692,6 +798,11 @@ class QuestionReader:
                 ):
                     d.relevant = True
                     reasons.append(f"asks about a standard history item ('{topic.group(0)}')")
+                elif not fam and (pmh := _PAST_HISTORY_OF.search(r.text)) is not None and _DX_SHAPED.search(
+                    pmh.group("x")
+                ):
+                    d.relevant = True
+                    reasons.append(f"asks about a past medical history of a disease ('{pmh.group(0)}')")
                 elif (inv := _INVESTIGATION.search(_RATIONALE.split(r.text, maxsplit=1)[0])) is not None:
                     d.relevant = True
                     reasons.append(f"asks for an investigation ('{inv.group(0)}')")
@@ -710,6 +821,12 @@ class QuestionReader:
                 reasons.append("repeats a scheduled serial request made in an earlier turn")
             elif serial:
                 reasons.append("asks for scheduled serial measurements (values not yet existing): new")
+            elif not r.confirm and r.targets and _AGENCY_ACTION.search(r.text):
+                reasons.append("asks a service to act (notify, inspect, assess), not for the released fact: new")
+            elif not r.confirm and r.targets and (
+                extra := self._untargeted_items(r.text)
+            ):
+                reasons.append(f"also asks about clinical item(s) no case fact names {extra}: new")
             elif not r.confirm and r.targets and _CARE_GIVEN.search(r.text):
                 reasons.append("checks that care was given now, not the released history: new")
             elif not r.confirm and r.targets and _VISIBLE_SIGN.search(r.text) and all(

@@ -52,7 +52,7 @@ _HEADINGS.append(("body", re.compile(
     r"important|please\s+note|conflict(?:ing)?(?:\s+[a-z]+){0,2}|discrepanc(?:y|ies)(?:\s+[a-z]+){0,2}|"
     r"unverified(?:\s+[a-z]+){0,2}|(?:not|un)\s*confirmed(?:\s+[a-z]+){0,2})$", re.I)))
 _INLINE_HEADING = re.compile(r"^\s*(?:[-*•]\s*)?(?:\*\*|__)?([A-Za-z][A-Za-z '/\-]{1,60}?)(?:\*\*|__)?\s*:\s*")
-_BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)]|\(\d{1,2}\))\s+")  # "-", "1.", "1)", "(1)"
 # A short request sentence ending a line with ":" introduces a list of requests ("I need:",
 # "Please send urgently:", "Please could you tell me:"): the list items are questions, the
 # lead-in itself asks for nothing yet. The list ends at the first line that is not a bullet.
@@ -379,7 +379,9 @@ RESULT_RX = re.compile(
     r"detected|undetectable|present|absent|confirmed|consistent|is\s+\d|was\s+\d|of\s+\d|at\s+\d|"
     r"non-?reactive|reactive|clear|enlarged|thickened|tender|swollen|palpable|seen|identified|"
     r"excluded|within\s+range|in\s+range|patent|confirms|demonstrates|grows|grew|grown|growing|growth|bland|trace|"
-    r"susceptible|sensitive|resistant|isolated)\b",
+    r"susceptible|sensitive|resistant|isolated|"
+    # terse chart words: "HCG neg", "MRI clean", "neuro exam non-focal", "CXR NAD", "LFTs WNL"
+    r"neg|pos|clean|nil|NAD|WNL|non-?focal)\b",
     re.I,
 )
 # finding nouns that state a test's result by position: "CTPA filling defects", "consolidation on the X-ray"
@@ -393,7 +395,10 @@ FINDING_RX = re.compile(
 )
 ELEVATED_RX = re.compile(r"\b(?:elevated|raised|high|increased|markedly|abnormal|deranged|above)\b", re.I)
 LOW_RX = re.compile(r"\b(?:low(?![\s-]grade)|reduced|decreased|below|depressed)\b", re.I)
-NORMAL_RX = re.compile(r"\b(?:normal|unremarkable|bland|within\s+(?:the\s+)?normal|in\s+range|within\s+range)\b", re.I)
+NORMAL_RX = re.compile(
+    r"\b(?:normal|unremarkable|bland|within\s+(?:the\s+)?normal|in\s+range|within\s+range|clean|NAD|WNL|non-?focal)\b",
+    re.I,
+)
 REFERENCE_CTX_RX = re.compile(
     r"(?:\b(?:reference(?:\s+range)?|ref\.?|normal\s+(?:range|limits?|values?)|range|ULN|LLN|"
     r"upper\s+limit(?:\s+of\s+normal)?|lower\s+limit|cut[\s-]?off|threshold|target|centile|goal|limit|"
@@ -496,7 +501,9 @@ def first_match(rx: re.Pattern[str], text: str) -> str | None:
 
 _NEG_PRE = re.compile(
     r"\b(?:no|not|denies|denied|deny|denying|without|negative|absent|absence\s+of|free\s+of|never|nor|neither|"
-    r"non|lack\s+of|ruled\s+out|excluded)\b",
+    r"non|lack\s+of|ruled\s+out|excluded)\b|"
+    # contractions: "she isn't on a diuretic", "he doesn't smoke", "hasn't had any fevers"
+    r"\b(?:is|are|was|were|does|do|did|has|have|had|ca|wo)n['’]t\b",
     re.I,
 )
 _NEG_POST = re.compile(

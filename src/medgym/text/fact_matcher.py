@@ -102,6 +102,19 @@ def prefix_variants(name: str) -> list[str]:
     return out
 
 
+def inflection_variants(name: str) -> list[str]:
+    """A name whose last word is an -ing form also said as the verb ("drinking" -> "drinks", "drank"
+    is not covered; "vomiting" -> "vomits", "vomited"): the stem, which the plural wrapper extends to
+    "-s"/"-es", and the stem + "ed". Only stems of five letters or more, so "evening" or "morning" never
+    shrink to "even" / "morn"."""
+    words = name.split()
+    if not words or not words[-1].lower().endswith("ing") or len(words[-1]) - 3 < 5:
+        return []
+    stem = words[-1][:-3]
+    head = " ".join(words[:-1])
+    return [f"{head} {v}".strip() for v in (stem, stem + "ed")]
+
+
 def _alias_body(alias: str) -> str:
     parts = re.split(r"[\s\-–—]+", alias.strip())
     return r"[\s\-–—]?".join(re.escape(p) for p in parts if p)
@@ -110,9 +123,10 @@ def _alias_body(alias: str) -> str:
 class Lexicon:
     """Many (item, names) pairs compiled into one alternation regex, longest names first."""
 
-    def __init__(self, items: list[tuple[str, ItemKind, list[str]]]):
+    def __init__(self, items: list[tuple[str, ItemKind, list[str]]], inflect: bool = False):
         self._by_alias: dict[str, list[tuple[str, ItemKind]]] = defaultdict(list)
         for item_id, kind, names in items:
+            names = [*names, *(v for name in names for v in inflection_variants(name))] if inflect else names
             for n in [v for name in names for v in prefix_variants(name)]:
                 key = self.key(n)
                 if key and (item_id, kind) not in self._by_alias[key]:
@@ -163,7 +177,7 @@ class FactMatcher:
         # One lexicon per kind, so a long fact alias ("urine pregnancy test") never hides the
         # contradiction item or diagnosis named by a shorter overlapping alias ("pregnancy test").
         self.lexicons: dict[ItemKind, Lexicon] = {
-            "fact": Lexicon([(f.id, "fact", f.all_names) for f in case.facts]),
+            "fact": Lexicon([(f.id, "fact", f.all_names) for f in case.facts], inflect=True),
             "contradiction": Lexicon([(c.id, "contradiction", c.all_names) for c in case.stressors.contradictions]),
             "diagnosis": Lexicon(
                 [(d.name, "diagnosis", d.all_names) for d in [case.gold.diagnosis, *case.gold.differential]]

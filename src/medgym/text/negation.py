@@ -13,7 +13,8 @@ import re
 
 _PRE = re.compile(
     r"\b(?:no|not|denies|denied|deny|denying|without|negative for|absence of|absent|free of|"
-    r"ruled out|rules out|rule out|never|nor|neither|non)\b[^.;:!?]*$",
+    r"ruled out|rules out|rule out|never|nor|neither|non|(?:is|are|was|were|does|do|did|has|have|had)n['’]t)"
+    r"\b[^.;:!?]*$",
     re.IGNORECASE,
 )
 _POST = re.compile(

@@ -35,6 +35,8 @@ _UNIT_ALIASES: dict[str, str] = {
     "x10¹²/l": "×10^12/l", "x 10¹²/l": "×10^12/l", "10¹²/l": "×10^12/l", "iu/ml": "iu/ml", "kpa": "kpa", "mg/g": "mg/g", "mg/mmol": "mg/mmol", "mmol/mol": "mmol/mol",
     # US shorthand for cell counts: "platelets 62K" = 62,000/µL = 62 ×10^9/L
     "k": "×10^9/l", "k/ul": "×10^9/l", "k/µl": "×10^9/l",
+    # US "×10³/µL" (thousands per microlitre) is the same count as ×10^9/L
+    **{f"{x}10{e}/{u}": "×10^9/l" for x in ("×", "× ", "x", "x ", "") for e in ("^3", "³") for u in ("µl", "ul", "μl")},
     # US mass units of hormones ("cortisol ~1.4 µg/dL", "free T4 0.9 ng/dL")
     "µg/dl": "µg/dl", "ug/dl": "µg/dl", "mcg/dl": "µg/dl", "ng/dl": "ng/dl",
 }  # fmt: skip
@@ -83,6 +85,12 @@ _ANALYTE_MASS: dict[str, tuple[str, str, float]] = {
     "thyroxine": ("pmol/l", "ng/dl", 1 / 12.87),
     "ft4": ("pmol/l", "ng/dl", 1 / 12.87),
     "testosterone": ("nmol/l", "ng/dl", 28.84),
+    # trace elements and vitamins reported in both unit systems
+    "lead": ("µmol/l", "µg/dl", 20.72),
+    "iron": ("µmol/l", "µg/dl", 5.585),
+    "b12": ("pmol/l", "pg/ml", 1.355),
+    "folate": ("nmol/l", "ng/ml", 0.441),
+    "vitamin d": ("nmol/l", "ng/ml", 0.4),
 }
 
 NUMBER_RE = re.compile(r"(?<![\w.])([-−]?\d+(?:[.,]\d+)?)(?![\w])")
