@@ -18,6 +18,14 @@ the agent read:
 * contradicted: it conflicts with a released fact (wrong polarity, misquoted number);
 * unsupported: nothing released states it (an unreleased fact, an invented finding,
   a made-up value even if it happens to equal a withheld value or a reference limit).
+
+This module holds :class:`ClaimExtractor` and the patterns only it uses. The rules it
+applies live in small modules named for what they do: :mod:`medgym.judges.claim_blocking`
+(why a mention is not an assertion: orders, doses, plans, deadlines, hedges),
+:mod:`medgym.judges.claim_numbers` (which name a number belongs to, attribute numbers,
+counts, durations) and :mod:`medgym.judges.claim_support` (negation, antonyms,
+normal-vs-abnormal, verbatim copies). Names that other modules and the tests import from
+here are re-exported in ``__all__``.
 """
 
 from __future__ import annotations
@@ -26,6 +34,66 @@ import re
 from dataclasses import dataclass
 
 from medgym.envs.compiler import has_final_diagnosis
+from medgym.judges.claim_blocking import (
+    _CAUSE_OF,
+    _DEADLINE_BEFORE,
+    _DOSE_UNITS,
+    _INLINE_PLAN,
+    _ON_DRUG_BEFORE,
+    _OUTSIDE_SOURCE,
+    _PRESCRIBING,
+    _REPORTED_AFTER,
+    _SOURCE_POSSESSIVE,
+    _TAKING_BEFORE,
+    _THRESHOLD_AFTER,
+    _blocked,
+    _hedged_reading,
+    _ordered_here,
+    _request_start,
+    _scheduled,
+    _sub_sentence,
+)
+from medgym.judges.claim_numbers import (
+    _AGE_AFTER,
+    _AGE_BEFORE,
+    _DENIED_VALUE,
+    _DURATION_AFTER,
+    _FEVER_NAME,
+    _GESTATION_AFTER,
+    _NUMBER_LINK,
+    _PERIOD_DAYS,
+    _RATE_AFTER,
+    _TEMPERATURE_TERMS,
+    _TIME_VALUED_FACT,
+    _UNIT_DAYS,
+    _VITAL_UNITS,
+    _attach,
+    _bare_count,
+    _celsius,
+    _directly_attached,
+    _is_attribute_number,
+    _is_label_number,
+    _name_head,
+    _word_durations,
+)
+from medgym.judges.claim_support import (
+    _ABNORMAL_WORD,
+    _ANTONYMS,
+    _NEG_LIST_SCOPE,
+    _RESULT_OF,
+    _STOP,
+    _called_normal_but_abnormal,
+    _fact_negated_keywords,
+    _local_window,
+    _near_in_statement,
+    _negated_in_statement,
+    _quoted_source,
+    _squash,
+    _stem,
+    _template_keywords,
+    _window,
+    f_states,
+)
 from medgym.judges.context import (
     CaseKnowledge,
     TurnContext,
@@ -46,14 +114,8 @@ from medgym.judges.textrules import (
     ELEVATED_RX,
     FINDING_RX,
     FOLD_AFTER_RX,
-    GENERIC_RX,
     LOW_RX,
-    MISSING_RX,
-    MODAL_RX,
     NORMAL_RX,
-    NUMBER_WORDS,
-    PLAN_RX,
-    QUESTION_RX,
     REASONING_RX,
     REFERENCE_CTX_RX,
     RESULT_RX,
@@ -69,6 +131,35 @@ from medgym.judges.textrules import (
 from medgym.knowledge_base.case_schema import OBJECTIVE_CATEGORIES, Fact, FactCategory
 from medgym.text.numbers import Quantity, find_quantities, looks_like_non_claim, normalize_unit, same_value
 
+# Names other modules and the tests import from here (moved to the claim_* modules).
+__all__ = [
+    "ClaimExtractor",
+    "_ANTONYMS",
+    "_CAUSE_OF",
+    "_DEADLINE_BEFORE",
+    "_INLINE_PLAN",
+    "_NEG_LIST_SCOPE",
+    "_ON_DRUG_BEFORE",
+    "_PRESCRIBING",
+    "_RATE_AFTER",
+    "_REPORTED_AFTER",
+    "_SOURCE_POSSESSIVE",
+    "_THRESHOLD_AFTER",
+    "_attach",
+    "_bare_count",
+    "_blocked",
+    "_called_normal_but_abnormal",
+    "_directly_attached",
+    "_fact_negated_keywords",
+    "_is_attribute_number",
+    "_ordered_here",
+    "_scheduled",
+    "_squash",
+    "_sub_sentence",
+    "_template_keywords",
+    "_word_durations",
+]
+
 _TEST_CATEGORIES = {FactCategory.lab, FactCategory.imaging}
 _FAMILY_OF = re.compile(
     r"\b(?:family\s+history\s+of|(?:mother|father|brother|sister|parents?|siblings?|relatives?)\s+(?:has|have|had|with))"
@@ -76,145 +167,9 @@ _FAMILY_OF = re.compile(
     re.I,
 )
 _TERM_AS_ADJECTIVE = re.compile(r"^\s*(?:range|threshold|criteria|cut-?off|levels?|target)\b", re.I)
-_DURATION_AFTER = re.compile(r"^\s*-?\s*(?:years?|months?|weeks?|days?|hours?|hrs?|minutes?|mins?)\b(?!\s*(?:glucose|value))", re.I)
-# "until it's confirmed", "until the culture is back": a pending condition, but not "well until Tuesday"
-_CONDITIONAL = re.compile(
-    r"\b(?:if|unless|whether|in\s+case|once)\b|\b(?:until|till)\s+(?:the\s+)?\w+(?:['’]s|\s+(?:is|are|has|have))\b",
-    re.I,
-)
-_CLAIM_HEDGE = re.compile(
-    r"\b(?:may|might|could|possibly|perhaps|probably|presumably|maybe|suspect(?:ed)?|assum(?:e|ed|ing)|"
-    r"guess|estimate[ds]?|expect(?:ed)?|would|will|hopefully|query|not\s+sure)\b",
-    re.I,
-)
-_NEG_PHRASE = re.compile(r"\b(?:no|without|not)\s+((?:[a-z\-]+\s+){0,3}[a-z\-]+)", re.I)
-_STOP = {"the", "a", "an", "of", "or", "and", "any", "evidence", "sign", "signs", "history", "is", "are", "was"}
-
-
-# words by which a mostly-negative statement still reports an abnormality
-# ("no sensory level; vibration sense is mildly reduced at the toes")
-_ABNORMAL_WORD = re.compile(
-    r"\b(?:reduced|impaired|diminished|decreased|absent|brisk|weak(?:ness)?|raised|elevated|increased|low|"
-    r"abnormal|positive|enlarged|tender|peaked|inverted|elevation|depression|dilated|thickened|occlu(?:sion|ded))\b",
-    re.I,
-)
-
-
-# a finding attributed to a third party: "the admitting doctor's T10 sensory level",
-# "the sensory level reported by the admitting doctor"
-_SOURCE_POSSESSIVE = re.compile(
-    r"\b(?:doctor|physician|paramedic|GP|nurse|radiologist|lab|laboratory|team|daughter|son|husband|wife|"
-    r"partner|family|relative|referrer|colleague|registrar|ambulance\s+crew)(?:'s|s')\s+(?:[\w-]+\s+){0,3}$",
-    re.I,
-)
-# a number naming a threshold rather than a patient value ("the 185/110 lysis threshold")
-_THRESHOLD_AFTER = re.compile(
-    r"^\s*(?:/\s*\d+(?:\.\d+)?\s*)?(?:[a-z%/·µ]+\s+)?(?:[\w-]+\s+){0,2}?(?:thresholds?|cut-?offs?|triggers?|targets?|"
-    r"ceilings?|limits?)\b",
-    re.I,
-)
-# a value named as another source's ("the outside platelet count of 62", "the external lab's 1100")
-_OUTSIDE_SOURCE = re.compile(
-    r"\b(?:outside|external|outside-lab|other\s+hospital's|referring\s+hospital's)\s+(?:[\w'’-]+\s+){0,4}"
-    r"(?:of\s+|at\s+|was\s+|is\s+|:\s*)?$",
-    re.I,
-)
-_REPORTED_AFTER = re.compile(
-    r"^\s*(?:[\w-]+\s+){0,2}(?:reported|documented|noted|described|recorded|found)\s+by\s+(?:the|a|an|her|his)\b",
-    re.I,
-)
 
 
 _QUOTED = re.compile(r"\"[^\"]{3,}\"|“[^”]{3,}”")
-
-
-def _stem(word: str) -> str:
-    """A crude stem for comparing inflections ("bleeding"/"bleed", "bruising"/"bruises", "gum"/"gums"):
-    the first five letters, or the word itself if shorter."""
-    return word[:5] if len(word) > 5 else word
-
-
-def _window(text: str, start: int, end: int, words: int = 5) -> str:
-    before = text[:start].split()[-words:]
-    after = text[end:].split()[:words]
-    return " ".join([*before, text[start:end], *after])
-
-
-def _squash(text: str) -> str:
-    return re.sub(r"[^a-z0-9.%]+", " ", text.lower()).strip()
-
-
-def _quoted_source(text: str, tc: TurnContext) -> tuple[str, str] | None:
-    """(status, rule) when a sentence copies released text verbatim (at least 5 words long)."""
-    sq = _squash(text)
-    if len(sq.split()) < 5:
-        return None
-    for tmpl, t_turn in tc.injected:
-        st = _squash(tmpl.statement)
-        if t_turn <= tc.index and (sq in st or st in sq):
-            return "restated_contradiction", f"copies the injected statement of {tmpl.id}"
-    ut = _squash(tc.user_text)
-    i = ut.find(sq)
-    if i >= 0:
-        for tmpl, t_turn in tc.injected:
-            j = ut.find(_squash(tmpl.statement))
-            if t_turn <= tc.index and j >= 0 and i < j + len(_squash(tmpl.statement)) and j < i + len(sq):
-                # copied from the part of the context that carries the injected statement
-                return "restated_contradiction", f"copies the injected statement of {tmpl.id}"
-        return "supported", "copied verbatim from the released context"
-    return None
-
-
-_LABEL_NUMBER = re.compile(r"^-(?:hour|h|hr|minute|min|day|week|lead)\b", re.I)
-
-
-def f_states(know: CaseKnowledge, tc: TurnContext, fid: str, q: Quantity) -> bool:
-    """Whether released fact ``fid`` states the number ``q`` (its value, or a number in its statement)."""
-    if fid not in tc.released:
-        return False
-    if know.matcher.states_value(q, fid):
-        return True
-    return any(abs(q.value - v) <= 1e-6 * max(1, abs(v)) for v in know.fact_numbers.get(fid, []))
-
-
-def _is_label_number(text: str, q: Quantity, qs: list[Quantity]) -> bool:
-    """A hyphenated timing that names a measurement ("2-hour 9.1 mmol/L", "24-hour urine 3 g")."""
-    if not _LABEL_NUMBER.match(text[q.end : q.end + 8]):
-        return False
-    return any(
-        o.start > q.end and o.start - q.end <= 25 and o.unit not in (None, "h", "d", "wk", "y", "s", "/min")
-        for o in qs
-    )
-
-
-def _is_attribute_number(text: str, q: Quantity) -> bool:
-    """A duration, count or dose that qualifies a fact ("a 10-day course", "2 weeks earlier"),
-    as opposed to the measured value of the fact ("GCS 14", "schistocytes at 6%")."""
-    return q.unit in ("h", "d", "wk", "y", "min", "mg", "g", "µg") or bool(TIME_UNIT_AFTER_RX.match(text[q.end : q.end + 20]))
-
-
-_ATTACH_GAP = re.compile(
-    r"^\s*(?:level\s+|count\s+|score\s+)?(?:(?:is|was|of|at|=|:|around|about|approximately|~|≈|now|"
-    r"still|only|just|down\s+to|up\s+to)\s*)*$",
-    re.I,
-)
-
-
-def _directly_attached(text: str, q: Quantity, item: str, mentions) -> bool:
-    """The number is written as the value of the named measure ("GCS 14", "lithium of 2.6",
-    "schistocytes at 6%", "6% schistocytes"), not as a detail inside a result ("V4R shows 1.5 mm ST
-    elevation"). Sizes (mm, cm) describe a finding, not the measure itself."""
-    if q.unit in ("mm", "cm"):
-        return False
-    for s, e, it, _k, _n in mentions:
-        if it != item:
-            continue
-        gap = text[e : q.start]
-        if e <= q.start and (_ATTACH_GAP.match(gap) or re.fullmatch(r"\s*\(\s*(?:[A-Za-z-]+\s+){0,2}", gap)):
-            return True  # "GCS 14", "weakness (hip flexion 3/5"
-        if s >= q.end and re.fullmatch(r"\s*(?:of\s+)?(?:[A-Za-z-]+\s+)?", text[q.end : s]):
-            return True  # "6% schistocytes", "3/5 proximal weakness"
-    return False
 
 
 @dataclass
@@ -223,97 +178,6 @@ class ExtractedTurn:
     retraction_segments: list[tuple[Segment, set[str]]]
 
 
-def _request_start(seg: Segment) -> int | None:
-    """Offset from which a segment asks for something (0 for a whole question), else None."""
-    if seg.text.rstrip().endswith("?") or seg.section == "questions":
-        return 0
-    m = QUESTION_RX.search(seg.text)
-    return m.start() if m else None
-
-
-_AFTER_HEDGE = re.compile(
-    r"^\s*(?:[\w/%°.]+\s+){0,1}?(?:(?:is|are|was|were|seems?|appears?)\s+(?:probably|possibly|presumably|maybe|"
-    r"likely|perhaps)|probably|possibly|presumably|perhaps|(?:may|might|could|must)\s+(?:be|have))\b",
-    re.I,
-)
-
-
-# A sentence that opens with an order is a recommendation as a whole ("Meanwhile, start IV fluids,
-# 1 L over 4 h."), and a number followed by a treatment is a dose ("100% O2", "20 mL/kg saline").
-_IMPERATIVE_START = re.compile(
-    r"^\W*(?:(?:meanwhile|then|also|now|first|next|and|so|in\s+the\s+meantime|immediately|urgently)\s*,?\s+)*"
-    r"(?:please\s+)?(?:start|give|begin|commence|administer|continue|stop|hold|withhold|catheteri[sz]e|insert|refer|"
-    r"admit|treat|keep|aim|prescribe|monitor|escalate|resuscitate|transfuse|replace|correct)\b",
-    re.I,
-)
-_DOSE_BEFORE = re.compile(
-    r"\b(?:fluids?|infusion|bolus(?:es)?|saline|crystalloids?|Hartmann'?s|oxygen|O2|dose|dosing|"
-    r"(?:infusion|fluid|drip)\s+rate)\s+"
-    r"(?:\w+\s+){0,1}(?:at|of)\s+(?:about\s+|around\s+)?$",
-    re.I,
-)
-# "so no antibiotics", "rather than methotrexate", "instead of oral therapy": a decision about
-# treatment, not a statement about the patient.
-_MANAGEMENT_CHOICE = re.compile(
-    r"(?:\b(?:so|therefore|hence|thus)\s+no\s+|\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|"
-    r"no\s+need\s+for|no\s+indication\s+for|not\s+(?:needing|requiring))\s+(?:\w+\s+){0,2})$",
-    re.I,
-)
-# units of a drug dose: an invented dose is a prescription, not a patient fact
-_DOSE_UNITS = frozenset({"mg", "g", "mcg", "µg", "ug", "microgram", "micrograms", "mg/kg"})
-# an inline plan label inside a paragraph ("… lid lag. Next steps: carbimazole 20 mg, TFTs in 4–6 weeks"):
-# what follows is the plan, as under a "Next steps" heading
-_INLINE_PLAN = re.compile(
-    r"(?:^|(?<=[.;]\s)|(?<=\n))\**(?:(?:recommended\s+|suggested\s+|immediate\s+)?next\s+steps|plan|management(?:\s+plan)?|"
-    r"recommendations?)\**\s*[:—–-]",
-    re.I,
-)
-# a deadline of a recommendation: "an angiogram within 24 hours", "repeat it in the next 6 h"
-_DEADLINE_BEFORE = re.compile(r"\b(?:within|in\s+the\s+next|over\s+the\s+next|no\s+later\s+than)\s+(?:about\s+)?$", re.I)
-# a follow-up interval of the plan: "repeat the venous level in 1–3 months", "review in 2 weeks"
-_SCHEDULE_BEFORE = re.compile(
-    r"\b(?:repeat\w*|re-?check\w*|review\w*|follow[\s-]?up|re-?test\w*|re-?imag\w*|re-?assess\w*|again|"
-    r"re-?measur\w*|monitor\w*)\b[^.;:?!]{0,60}\bin\s+(?:about\s+|another\s+|the\s+next\s+)?$",
-    re.I,
-)
-_TIME_UNITS = ("h", "d", "wk", "min", "mo", "month", "months", "y", "yr")
-_TIME_WORD_AFTER = re.compile(r"^\s*(?:hours?|hrs?|days?|weeks?|wks?|months?|years?)\b", re.I)
-
-
-def _scheduled(text: str, q: Quantity) -> bool:
-    """Whether a time quantity is the timing of a recommendation, not a patient fact: a deadline ("an
-    angiogram within 24 hours") or a follow-up interval after a repeat/review word ("repeat the lead
-    level in 1–3 months", "review in 2 weeks"); a range keeps its unit after it ("1–3 months")."""
-    timed = normalize_unit(q.unit) in _TIME_UNITS or (q.unit is None and _TIME_WORD_AFTER.match(text[q.end :]))
-    if not timed:
-        return False
-    if normalize_unit(q.unit) in ("h", "d", "wk", "min") and _DEADLINE_BEFORE.search(text[max(0, q.start - 25) : q.start]):
-        return True
-    return bool(_SCHEDULE_BEFORE.search(text[max(0, q.start - 90) : q.start]))
-
-
-# a dose said as what the patient takes or took ("she is on propranolol 40 mg", "has been taking
-# 20 mg"): an unsupported one is an invented history, not a prescription
-_TAKING_BEFORE = re.compile(
-    r"\b(?:(?:is|was|been|are|were|already|currently|still)\s+on|on\s+(?:regular|long-term|maintenance)|"
-    r"takes|taking|took|taken|uses|using|used|received|receiving|dispensed|(?:was|were|been)\s+(?:given|prescribed|started))"
-    r"\b[^.;:]*$",
-    re.I,
-)
-# a drug named as what the patient takes: "is on", "been taking", "regular", "his usual"
-_ON_DRUG_BEFORE = re.compile(
-    r"(?:(?<!hold off )(?<!start )(?<!put )(?<!switch )(?<!keep )(?<!him )(?<!her )\bon|\btakes|\btaking|\btook|"
-    r"\btaken|\buses|\busing|\bused|\breceived|\breceiving|\bdispensed|\bregular|\busual|\bhistory\s+of|"
-    r"\bhad)\s+(?:(?:an?|the|his|her|regular|long-term|daily|oral|some|any)\s+){0,2}$",
-    re.I,
-)
-# prescription wording around a drug name: an order, a dose with a schedule, "should be running"
-_PRESCRIBING = re.compile(
-    r"\b(?:give|giving|proceed|administer|load(?:ing)?|hold(?:\s+off)?|withhold|continue|switch(?:\s+to)?|commence|prescribe|"
-    r"start(?:ing)?|can\s+start|should\s+(?:already\s+)?be\s+(?:running|given|started|continued)|titrat\w*|"
-    r"tds|bd|od|qds|nocte|mane|tid|bid|qid|prn|stat)\b|\b\d+(?:\.\d+)?\s*(?:mg|mcg|µg|micrograms?|units)\b",
-    re.I,
-)
 _ORGAN_STATE = re.compile(
     r"\b(spleen|liver|lymph\s+nodes|glands|kidneys?|bladder|thyroid|abdomen|calf|testis|prostate|knee|ankles?|legs?|"
     r"optic\s+discs?|discs?|radial\s+pulse|femoral\s+pulse)\s+(?:is|are|was|were|feels?|felt|looks?|looked|seems?|appears?)\s+"
@@ -329,113 +193,6 @@ _ORGAN_TEST_AFTER = re.compile(
     r"[\s-]*(?:function|scan|scintigraphy|antibod|hormone|stimulating|eye|uptake|ultrasound|biopsy|"
     r"levels?|tests?|disease|storm|cancer|nodule)", re.I
 )
-_CAUSE_OF = re.compile(
-    r"\b(?:cause|causes|source|origin|explanation|reason|driver|aetiology|etiology)\s+(?:of|for|behind)\s+"
-    r"(?:her|his|their|the|this)\s+$",
-    re.I,
-)
-_RATE_AFTER = re.compile(r"\s*(?:a|an|per|each|every|/)\s*(day|week|month|year|wk|mo|yr)\b", re.I)
-_PERIOD_DAYS = {"day": 1.0, "week": 7.0, "wk": 7.0, "month": 30.44, "mo": 30.44, "year": 365.25, "yr": 365.25}
-_UNIT_DAYS = {"d": 1.0, "day": 1.0, "wk": 7.0, "week": 7.0, "y": 365.25, "year": 365.25, "mo": 30.44, "month": 30.44}
-_DENIED_VALUE = re.compile(r"\b(?:not|rather\s+than|instead\s+of|never|nor)\s+(?:about\s+|around\s+|the\s+)?$", re.I)
-_DOSE_AFTER = re.compile(
-    r"^\s*(?:[\w/%°µ.]+\s+)?(?:(?:high[\s-]flow|supplemental|humidified)\s+)?(?:O2|oxygen|saline|dextrose|"
-    r"fluids?|bolus|boluses|crystalloid|Hartmann'?s|infusion|via|stat)\b",
-    re.I,
-)
-
-
-def _blocked(
-    text: str, pos: int, end: int, objective: bool, numeric: bool = False, dx_local: list[tuple[int, int]] = ()
-) -> str | None:
-    """Why a mention at ``pos`` is not an assertion (None if it is)."""
-    if _IMPERATIVE_START.match(text):
-        return "recommendation (the sentence is an order)"
-    if numeric and _DOSE_AFTER.match(text[end : end + 40]):
-        return "treatment dose"
-    if numeric and _DOSE_BEFORE.search(text[max(0, pos - 40) : pos]):
-        return "treatment rate or dose"  # "fluids at 250 mL/h", "a bolus of 500 mL"
-    c0, c1 = clause_bounds(text, pos)
-    before = text[c0:pos]
-    clause = text[c0:c1]
-    if not numeric and _HYPOTHESIS_AFTER.match(text[end : end + 60]):
-        return "a hypothesis under discussion"  # "the tumour worry", "makes liver disease very unlikely"
-    ah = None if numeric else _AFTER_HEDGE.match(text[end : end + 40])
-    if ah and not any(end + ah.end() <= a < c1 for a, _b in dx_local):
-        return "hedged"  # "his bilirubin is probably high" (not "... could be <diagnosis>")
-    if _CONDITIONAL.search(before) or _CONDITIONAL.search(text[max(0, c0 - 40):c0][-15:]):
-        return "conditional"
-    if _CLAIM_HEDGE.search(before):
-        return "hedged"
-    if _MANAGEMENT_CHOICE.search(before) and not numeric:
-        return "management choice (what to give or not give), not a patient fact"
-    if GENERIC_RX.search(clause):
-        return "general knowledge"
-    if MISSING_RX.search(_sub_sentence(text, pos)):
-        return "states that it is missing or pending"
-    if PLAN_RX.search(before) or (MODAL_RX.search(before) and not RESULT_RX.search(text[end:c1])):
-        return "recommendation"
-    lead = _TREATMENT_NEED.search(text[:pos])
-    if lead and not _LIST_BREAK.search(text[lead.end() : pos]):
-        return "recommendation (an item of what the patient needs)"  # "needs admission for monitoring, IV X and Y"
-    return None
-
-
-# a condition named as a hypothesis being weighed, not a patient fact: "removes the tumour worry",
-# "settles the malignancy question", "makes chronic liver disease very unlikely", "sepsis is less likely"
-_HYPOTHESIS_AFTER = re.compile(
-    r"^\s*(?:worry|worries|question|concern|possibility|scare|fear|hypothesis|theory)\b|"
-    r"^\s*(?:(?:is|seems|looks|was|becomes|became)\s+)?(?:(?:very|highly|much|most|far|even)\s+)?"
-    r"(?:unlikely|less\s+likely|improbable)\b",
-    re.I,
-)
-
-
-# "He needs same-day admission for cardiac monitoring, IV calcium gluconate and insulin-dextrose":
-# every item of the list after "needs"/"requires" is treatment, not a patient fact.
-_TREATMENT_NEED = re.compile(
-    r"\b(?:needs|requires|warrants|needs\s+urgent|should\s+(?:have|get|receive))\s+(?:[\w-]+\s+){0,3}?"
-    r"(?:admission|treatment|transfer|management|therapy|monitoring|IV|intravenous|urgent|immediate)\b[^.;:]*?"
-    r"(?:\bfor\b|\bwith\b|,)",
-    re.I,
-)
-_LIST_BREAK = re.compile(
-    r"[.;:?!]|\b(?:is|are|was|were|has|had|shows?|showed|because|since|but|so|which|confirms?|suggests?|"
-    r"indicates?|means?)\b|\band\s+(?:the|his|her|a|an|this|that|their)\b",
-    re.I,
-)
-
-
-_SUB_SENTENCE_SPLIT = re.compile(
-    r"\s[-–—]\s|;|\b(?:although|though|but|however|whereas|while|except\s+that)\b", re.I
-)
-
-
-# A hedged reading of a value: "The troponin of 38 is probably a demand rise (HR 108)", "the COHb of
-# 24% is likely an artefact", "a potassium of 5.9 may be haemolysed". The sentence is an opinion on
-# the value, not an assertion of it: no number in it is a claim (batch-2 reading).
-_HEDGED_VERB = re.compile(
-    r"\b(?:(?:is|are|was|were)\s+(?:most\s+|very\s+|quite\s+)?(?:probably|likely|possibly|presumably|perhaps)|"
-    r"(?:may|might|could)\s+(?:well\s+)?(?:be|reflect|represent|indicate|have\s+been))\b",
-    re.I,
-)
-
-
-def _hedged_reading(text: str, q: Quantity, qs: list[Quantity]) -> str | None:
-    for h in _HEDGED_VERB.finditer(text):
-        if q.end <= h.start():
-            gap = text[q.end : h.start()]
-            if not re.search(r"[,;:.()]|\b(?:and|but|so|which|that|this|it|he|she|they|there)\b", gap, re.I) and len(
-                gap.split()
-            ) <= 4:
-                return "hedged reading of the value"
-        elif q.start >= h.end():
-            head = text[: h.start()]
-            if any(o.end <= h.start() and not re.search(r"[;:.]", head[o.end :]) for o in qs) and not re.search(
-                r"[;.]", text[h.end() : q.start]
-            ):
-                return "inside a hedged reading of a value"
-    return None
 
 
 # An alias of a test fact that is itself a finding ("peaked T waves", "hydronephrosis",
@@ -445,67 +202,6 @@ _SELF_RESULT = re.compile(
     re.I,
 )
 _DIRECT_NEGATION = re.compile(r"\b(?:no|not|without|denies|absence\s+of)\s+(?:[a-z]+\s+)?$", re.I)
-_COUNTED_AFTER = re.compile(
-    r"^\s+(?:(?:more|further|separate|previous|similar|bilious|green|large|small|loose|watery|profuse)\s+)?"
-    r"(?:vomits|vomiting\s+episodes|episodes|bouts|attacks|stools|movements|seizures|falls|spikes|admissions|"
-    r"presentations|times|occasions|courses|doses|tablets|pregnancies|children|siblings|drinks|cigarettes|"
-    r"units|pads|wet\s+nappies|nappies|feeds)\b",
-    re.I,
-)
-
-
-_WORD_DURATION = re.compile(
-    r"\b(" + "|".join(sorted((w for w in NUMBER_WORDS if " " not in w), key=len, reverse=True)) + r"|a|an|a\s+couple\s+of)"
-    r"\s+(days?|weeks?|months?|years?|hours?|minutes?)\b",
-    re.I,
-)
-_WORD_UNIT = {"day": "d", "week": "wk", "month": None, "year": "y", "hour": "h", "minute": "min"}
-
-
-def _word_durations(text: str) -> list[Quantity]:
-    """Durations written in words ("five days", "three weeks"): numeric claims like "5 days"."""
-    out = []
-    for m in _WORD_DURATION.finditer(text):
-        word = m.group(1).lower()
-        if word in ("a", "an"):
-            continue  # "a day" is vague wording, not a stated number
-        value = 2.0 if "couple" in word else float(NUMBER_WORDS[word])
-        unit = _WORD_UNIT[m.group(2).lower().rstrip("s")]
-        out.append(Quantity(value, unit, m.start(), m.end(), m.group(0)))
-    return out
-
-
-def _bare_count(text: str, q: Quantity) -> bool:
-    """A unitless count of events ("4 vomits", "vomited x4", "three episodes"): not a numeric claim
-    (batch-2 reading: bare counts). Durations and measured values keep their claims."""
-    if q.unit is not None or q.value != int(q.value) or "/" in q.text:
-        return False
-    if re.search(r"[×x]\s*$", text[max(0, q.start - 2) : q.start]) and not re.match(r"\s*10", text[q.start :]):
-        return True
-    return bool(_COUNTED_AFTER.match(text[q.end : q.end + 40]))
-
-
-_ORDER_BEFORE = re.compile(
-    r"\b(?:give|load(?:ing)?|hold|withhold|stop|continue|switch\s+to|commence|prescribe|start|restart|add|"
-    r"resume|cover\s+with|treat\s+with)\s+(?:(?:the|his|her|a|an|oral|iv|im|high-dose|low-dose)\s+)?$",
-    re.I,
-)
-_ORDER_AFTER = re.compile(
-    r"^\s*(?:\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|units)\s+)?(?:load(?:ing)?(?:\s+dose)?|stat|now|nocte|mane|"
-    r"(?:should|must|can|will)\s+(?:be\s+)?(?:given|started|held|stopped|continued|running))\b",
-    re.I,
-)
-_HISTORY_NEAR = re.compile(r"\b(?:ago|since|started|began|was\s+on|has\s+been|for\s+\d+\s+(?:years?|months?|weeks?))\b", re.I)
-
-
-def _ordered_here(text: str, s: int, e: int) -> bool:
-    """Whether a drug mention is itself the object of an order: an imperative verb right before it
-    ("stop trimethoprim", "load aspirin") or a dose with an order word right after ("Aspirin 300 mg
-    load", "heparin now"), and no history wording around it ("started 3 weeks ago")."""
-    near = text[max(0, s - 30) : min(len(text), e + 40)]
-    if _HISTORY_NEAR.search(near):
-        return False
-    return bool(_ORDER_BEFORE.search(text[max(0, s - 30) : s]) or _ORDER_AFTER.match(text[e:]))
 
 
 # a finding asserted as a bedside sign or a film/microscopy result, named by words the case and the lexicon do
@@ -527,241 +223,6 @@ _NP_REJECT = {"risk", "chance", "possibility", "change", "improvement", "amount"
               "decrease", "rise", "fall", "delay", "doubt", "concern", "need", "reason", "difference", "normal",
               "nothing", "abnormality", "abnormalities"}
 _REPORTED_RULE = "reported finding"
-
-
-def _sub_sentence(text: str, pos: int) -> str:
-    """The part of a sentence around ``pos`` between contrastive breaks: "X and Y - this is
-    TTP, although I'm missing the blood counts" states X and Y; only the last part is missing."""
-    start, end = 0, len(text)
-    for m in _SUB_SENTENCE_SPLIT.finditer(text):
-        if m.end() <= pos:
-            start = m.end()
-        elif m.start() >= pos:
-            end = m.start()
-            break
-    return text[start:end]
-
-
-def _numbers_near(q: Quantity, qs: list[Quantity], a: int, b: int) -> bool:
-    return any(o is not q and a <= o.start < b for o in qs)
-
-
-_RESTATE = re.compile(r"^\s*[\w/%°µ.]*\s*\(\s*(?:about|approx\.?|approximately|~|≈|=|i\.e\.,?|or)?\s*$", re.I)
-# A comparison value of the same measure written right after it: "412 µmol/L (baseline 98)",
-# "up from a baseline of 98", "412 vs 98 six months ago", "previously 98": same item.
-_COMPARISON_GAP = re.compile(r"^\s*[\w/%°µ.]*\s*[(),;]*[\s\w:=~≈.]*$")
-_COMPARISON_WORD = re.compile(
-    r"\b(?:baseline|previously|prior|from|vs|versus|compared|was|were|usual|last|earlier|before)\b", re.I
-)
-
-
-def _is_comparison(gap: str) -> bool:
-    return bool(_COMPARISON_GAP.match(gap)) and len(gap.split()) <= 7 and bool(_COMPARISON_WORD.search(gap))
-
-
-# "76-year-old", "9 months old", "aged 34": the patient's age, never the value of a named measure.
-_AGE_AFTER = re.compile(r"^\s*-?\s*(?:years?|yrs?|months?|weeks?|days?)[\s-]*old\b|^\s*-?\s*y/?o\b|^\s*-?yo\b", re.I)
-_AGE_BEFORE = re.compile(r"\baged\s*$", re.I)
-
-
-def _name_head(name: str) -> str:
-    """The analyte word of a measurement name ("repeat potassium" -> "potassium")."""
-    words = re.findall(r"[a-z0-9]+", name.lower())
-    return words[-1] if words else ""
-
-
-def _attach(
-    text: str, q: Quantity, qs: list[Quantity], mentions: list[tuple[int, int, str, str]],
-    previous: dict[int, tuple[str, str] | None] | None = None,
-    compatible=None,
-) -> tuple[str, str] | None:
-    """(item id, kind) of the name the number belongs to: nearest before, else just after.
-
-    A number restating the previous one in parentheses ("142 µmol/L (about 8.3 mg/dL)")
-    belongs to the same item.
-    """
-    if previous:
-        prior = [o for o in qs if o.end <= q.start and q.start - o.end <= 25]
-        if prior and _RESTATE.match(text[prior[-1].end : q.start]) and previous.get(prior[-1].start):
-            return previous[prior[-1].start]
-        prior = [o for o in qs if o.end <= q.start and q.start - o.end <= 45]
-        if prior and _is_comparison(text[prior[-1].end : q.start]) and previous.get(prior[-1].start) and not any(
-            m[0] >= prior[-1].end and m[1] <= q.start for m in mentions
-        ):
-            return previous[prior[-1].start]
-    # "12 days after returning from Ghana", "3 weeks since the trip": the time belongs to the event after it
-    tail = re.match(r"\s*(?:ago\s+)?(?:after|since|following|before|post)\s+", text[q.end : q.end + 25], re.I)
-    if tail and q.unit in ("h", "d", "wk", "y", "min"):
-        for s, _e, item, kind in mentions:
-            if q.end + tail.end() <= s <= q.end + tail.end() + 25 and (compatible is None or compatible(item, q)):
-                return item, kind
-    best = None
-    for _s, e, item, kind in mentions:
-        if compatible is not None and not compatible(item, q):
-            continue  # "bradycardia with 3 mm ST elevation": mm is not a heart rate
-        if e <= q.start and q.start - e <= 45 and not _numbers_near(q, qs, e, q.start):
-            between = text[e:q.start]
-            if re.search(r"[.;]", between):
-                continue
-            if best is None or e > best[0]:
-                best = (e, item, kind)
-    if best is not None and re.search(r"\b(?:and|with|plus)\b", text[best[0] : q.start]):
-        # "areflexia and 3/5 weakness": a name right after the number owns it across a coordination
-        for s, _e, item, kind in mentions:
-            if compatible is not None and not compatible(item, q):
-                continue
-            if s >= q.end and re.fullmatch(r"\s*(?:[A-Za-z\-]+\s+)?", text[q.end : s]):
-                return item, kind
-    if best is not None:
-        return best[1], best[2]
-    for s, e, item, kind in mentions:
-        if compatible is not None and not compatible(item, q):
-            continue
-        if s >= q.end and s - q.end <= 25 and not _numbers_near(q, qs, q.end, s):
-            own = [o for o in qs if e <= o.start <= e + 12]
-            if own and own[0].unit not in ("h", "d", "wk", "y"):
-                continue  # that name has its own value ("... and a CRP of 186 mg/L")
-            return item, kind
-    return None
-
-
-_NEG_SCOPE = re.compile(r"\b(?:no|without|not)\s+([^.;,()]*?)(?=\s+(?:with|but|while|whereas|on|in|at)\b|[.;,()]|$)", re.I)
-
-
-# a negation distributes over a comma list closed by a conjunction: "no spider naevi, palmar
-# erythema, jaundice, ascites or splenomegaly" denies every item
-_NEG_LIST_SCOPE = re.compile(r"\b(?:no|without|nor)\s+([^.;:()]*?,[^.;:()]*?\b(?:or|nor|and)\s+[^.;,:()]+)", re.I)
-
-
-def _local_window(clause: str, mention: str) -> str:
-    """The words right around a mention (3 before, 4 after), so that "raised JVP" does not qualify
-    the blood pressure named earlier in the same clause."""
-    i = clause.lower().find(mention.lower())
-    if i < 0:
-        return clause
-    before = clause[:i].split()[-3:]
-    after = clause[i + len(mention):].split()[:4]
-    return " ".join([*before, mention, *after])
-
-
-def _fact_negated_keywords(f: Fact) -> set[str]:
-    """Head nouns of the findings a statement negates ("no lobar consolidation or air bronchograms")."""
-    words = set()
-    negated_spans = []
-    scopes = list(_NEG_SCOPE.finditer(f.statement)) + list(_NEG_LIST_SCOPE.finditer(f.statement))
-    for m in scopes:
-        negated_spans.append((m.start(), m.end()))
-        for part in re.split(r"\s*,\s*|\s+(?:or|and|nor)\s+", m.group(1)):
-            toks = [t.strip("-").lower() for t in part.split() if t.strip("-")]
-            if toks and len(toks[-1]) > 3 and toks[-1] not in _STOP:
-                words.add(toks[-1][:7])
-    # a word the statement also uses positively ("marked ... tenderness; no ... fossa tenderness") is ambiguous,
-    # and so is a word of the finding's own positive names ("gum bleeding" for a fact whose statement adds
-    # "no major bleeding"): naming the finding by its alias never contradicts it
-    if not f.negated:
-        own = {w[:7] for n in f.all_names for w in re.findall(r"[a-z]{4,}", n.lower())}
-        words -= own
-    for w in list(words):
-        for m in re.finditer(rf"\b{re.escape(w)}\w*", f.statement, re.I):
-            if not any(a <= m.start() < b for a, b in negated_spans):
-                words.discard(w)
-                break
-    return words
-
-
-# Opposite descriptive words: "dry mucous membranes" against "mucous membranes are moist".
-_ANTONYM_PAIRS = [
-    ("dry", "moist"), ("warm", "cold"), ("regular", "irregular"), ("soft", "rigid"), ("soft", "firm"),
-    ("symmetrical", "asymmetrical"), ("smooth", "irregular"), ("reactive", "unreactive"), ("brisk", "absent"),
-    ("dilated", "constricted"), ("distended", "flat"), ("pale", "flushed"), ("tender", "non-tender"),
-    ("bilateral", "unilateral"), ("clear", "cloudy"), ("clear", "turbid"), ("alert", "drowsy"),
-    ("orientated", "confused"), ("oriented", "confused"),
-    # partial for complete: "reduced flow" where the report says the flow is absent
-    ("reduced", "absent"), ("diminished", "absent"), ("decreased", "absent"),
-    # a sign's result: "positive Murphy's sign" where the examination found it negative
-    ("positive", "negative"), ("pos", "negative"), ("neg", "positive"),
-]
-_ANTONYMS = _ANTONYM_PAIRS + [(b, a) for a, b in _ANTONYM_PAIRS]
-
-
-_RESULT_OF = re.compile(
-    r"\b([A-Za-z][\w.]{2,})-positive\b|\bpositive\s+for\s+([A-Za-z][\w.]{2,})|"
-    r"\b(?:grew|grows|growing|isolated|cultured)\s+(?:an?\s+)?([A-Za-z][\w.]{2,})",
-    re.I,
-)
-
-
-def _called_normal_but_abnormal(f: Fact, loc: str) -> str | None:
-    """"Normal ECG", "T waves within normal limits" where the released report describes an
-    abnormal finding (peaked T waves). Parts the report itself calls normal ("PR and QRS
-    intervals are normal") are not contradicted when the agent names them."""
-    if not NORMAL_RX.search(loc) or re.search(r"\babnormal\b", loc, re.I):
-        return None
-    abn = next(
-        (m for m in _ABNORMAL_WORD.finditer(f.statement) if not mention_negated(f.statement, m.start(), m.end())),
-        None,
-    )
-    if abn is None:
-        return None
-    loc_words = {w[:5] for w in re.findall(r"[a-z]{2,}", loc.lower())}
-    for part in re.split(r"[;,]", f.statement):
-        if NORMAL_RX.search(part):
-            words = {w[:5] for w in re.findall(r"[a-z]{2,}", NORMAL_RX.sub(" ", part).lower())} - _NORMAL_STOP
-            if words & loc_words:
-                return None  # the agent names a part the report calls normal
-    return f"called normal, but the released {f.name} statement reports '{abn.group(0)}'"
-
-
-_NORMAL_STOP = {"are", "is", "the", "and", "or", "with", "was", "were", "her", "his", "of", "in", "on", "all"}
-
-
-def _near_in_statement(statement: str, mention: str, word: str, span: int = 60) -> bool:
-    """Whether ``word`` is said of the mentioned finding in the statement (within ``span`` chars)."""
-    head = mention.split()[-1][:6] if mention.split() else mention
-    for m in re.finditer(re.escape(head), statement, re.I):
-        if re.search(rf"\b{word}\b", statement[max(0, m.start() - span) : m.end() + span], re.I):
-            return True
-    return False
-
-
-def _negated_in_statement(f: Fact, mention: str) -> bool:
-    """Whether the statement itself denies the mentioned finding ("with no postural drop")."""
-    words = [w for w in re.findall(r"[a-z][a-z\-]{2,}", mention.lower()) if w not in _STOP]
-    if not words:
-        return False
-    head = words[-1][:6]
-    for m in re.finditer(rf"\b{re.escape(head)}\w*", f.statement, re.I):
-        if mention_negated(f.statement, m.start(), m.end()):
-            return True
-    return False
-
-
-def _template_keywords(statement: str, fact: Fact) -> set[str]:
-    fact_words = {w[:7] for w in re.findall(r"[a-z]{4,}", fact.statement.lower())}
-    words = {w[:7] for w in re.findall(r"[a-z]{4,}", statement.lower())}
-    generic = {"addend", "outsid", "report", "result", "labora", "phoned", "throug", "letter", "radiol",
-               "shows", "with", "from", "which", "that", "this", "their", "there", "note", "record"}
-    return words - fact_words - generic
-
-
-_VITAL_UNITS = {"°c", "°f", "mmhg", "/min"}
-_FEVER_NAME = re.compile(r"(?:fever|pyrexia|febrile|afebrile|temperature|high temperature)", re.I)
-_TEMPERATURE_TERMS = {"term:temperature", "term:fever", "term:pyrexia", "term:febrile"}
-
-
-def _celsius(q: Quantity) -> float | None:
-    """A body temperature in °C (a bare 34-43 is read as °C, 93-110 as °F), else None."""
-    u = normalize_unit(q.unit)
-    if u == "°f" or (u is None and 93 <= q.value <= 110):
-        return (q.value - 32) * 5 / 9
-    if u == "°c" or (u is None and 34 <= q.value <= 43):
-        return q.value
-    return None
-_GESTATION_AFTER = re.compile(
-    r"^\s*(?:weeks?|wks?|days?)?'?s?\s*(?:pregnant|(?:of\s+)?gestation|by\s+(?:dates|her\s+LMP)|of\s+amenorrh\w*|"
-    r"since\s+(?:her\s+)?(?:LMP|last\s+(?:menstrual\s+)?period))\b",
-    re.I,
-)
 _TEST_WORDS = {
     "examination", "exam", "test", "tests", "scan", "ultrasound", "doppler", "imaging", "film", "findings",
     "result", "results", "level", "count", "study", "screen", "panel", "report", "signs", "sign",
@@ -769,12 +230,6 @@ _TEST_WORDS = {
 _CRITERION = re.compile(
     r"\b(?:criteri(?:on|a)|threshold|cut-?off|defin(?:es|ed|ition)|meets?|qualifies|guidelines?)\b", re.I
 )
-# Facts that ARE a point or span of time: a duration said of them is their value, not an attribute
-# ("LMP 6 weeks ago", "7 weeks of amenorrhoea", "gestation 34 weeks").
-_TIME_VALUED_FACT = re.compile(
-    r"\b(?:last\s+(?:normal\s+)?(?:menstrual\s+)?period|LMP|amenorrh\w*|gestation\w*|date|duration)\b", re.I
-)
-_NUMBER_LINK = re.compile(r"\s*(?:at|of|to|with|:|\(|=)?\s*(?:a|an|the)?\s*", re.I)
 
 
 class ClaimExtractor:

@@ -1,0 +1,291 @@
+"""Blocking rules of the claim layer: why a mention is not an assertion about the patient.
+
+Recommendations and orders, prescriptions and doses, plan labels, deadlines and follow-up intervals,
+conditional and hedged clauses, hypotheses under discussion, findings attributed to a third party
+and thresholds. Kept apart from :mod:`medgym.judges.claims` because these rules decide whether a
+mention is a claim at all, independently of checking it against the released facts.
+"""
+
+from __future__ import annotations
+
+import re
+
+from medgym.judges.textrules import (
+    GENERIC_RX,
+    MISSING_RX,
+    MODAL_RX,
+    PLAN_RX,
+    QUESTION_RX,
+    RESULT_RX,
+    Segment,
+    clause_bounds,
+)
+from medgym.text.numbers import Quantity, normalize_unit
+
+# "until it's confirmed", "until the culture is back": a pending condition, but not "well until Tuesday"
+_CONDITIONAL = re.compile(
+    r"\b(?:if|unless|whether|in\s+case|once)\b|\b(?:until|till)\s+(?:the\s+)?\w+(?:['’]s|\s+(?:is|are|has|have))\b",
+    re.I,
+)
+_CLAIM_HEDGE = re.compile(
+    r"\b(?:may|might|could|possibly|perhaps|probably|presumably|maybe|suspect(?:ed)?|assum(?:e|ed|ing)|"
+    r"guess|estimate[ds]?|expect(?:ed)?|would|will|hopefully|query|not\s+sure)\b",
+    re.I,
+)
+
+
+# a finding attributed to a third party: "the admitting doctor's T10 sensory level",
+# "the sensory level reported by the admitting doctor"
+_SOURCE_POSSESSIVE = re.compile(
+    r"\b(?:doctor|physician|paramedic|GP|nurse|radiologist|lab|laboratory|team|daughter|son|husband|wife|"
+    r"partner|family|relative|referrer|colleague|registrar|ambulance\s+crew)(?:'s|s')\s+(?:[\w-]+\s+){0,3}$",
+    re.I,
+)
+# a number naming a threshold rather than a patient value ("the 185/110 lysis threshold")
+_THRESHOLD_AFTER = re.compile(
+    r"^\s*(?:/\s*\d+(?:\.\d+)?\s*)?(?:[a-z%/·µ]+\s+)?(?:[\w-]+\s+){0,2}?(?:thresholds?|cut-?offs?|triggers?|targets?|"
+    r"ceilings?|limits?)\b",
+    re.I,
+)
+# a value named as another source's ("the outside platelet count of 62", "the external lab's 1100")
+_OUTSIDE_SOURCE = re.compile(
+    r"\b(?:outside|external|outside-lab|other\s+hospital's|referring\s+hospital's)\s+(?:[\w'’-]+\s+){0,4}"
+    r"(?:of\s+|at\s+|was\s+|is\s+|:\s*)?$",
+    re.I,
+)
+_REPORTED_AFTER = re.compile(
+    r"^\s*(?:[\w-]+\s+){0,2}(?:reported|documented|noted|described|recorded|found)\s+by\s+(?:the|a|an|her|his)\b",
+    re.I,
+)
+
+
+def _request_start(seg: Segment) -> int | None:
+    """Offset from which a segment asks for something (0 for a whole question), else None."""
+    if seg.text.rstrip().endswith("?") or seg.section == "questions":
+        return 0
+    m = QUESTION_RX.search(seg.text)
+    return m.start() if m else None
+
+
+_AFTER_HEDGE = re.compile(
+    r"^\s*(?:[\w/%°.]+\s+){0,1}?(?:(?:is|are|was|were|seems?|appears?)\s+(?:probably|possibly|presumably|maybe|"
+    r"likely|perhaps)|probably|possibly|presumably|perhaps|(?:may|might|could|must)\s+(?:be|have))\b",
+    re.I,
+)
+
+
+# A sentence that opens with an order is a recommendation as a whole ("Meanwhile, start IV fluids,
+# 1 L over 4 h."), and a number followed by a treatment is a dose ("100% O2", "20 mL/kg saline").
+_IMPERATIVE_START = re.compile(
+    r"^\W*(?:(?:meanwhile|then|also|now|first|next|and|so|in\s+the\s+meantime|immediately|urgently)\s*,?\s+)*"
+    r"(?:please\s+)?(?:start|give|begin|commence|administer|continue|stop|hold|withhold|catheteri[sz]e|insert|refer|"
+    r"admit|treat|keep|aim|prescribe|monitor|escalate|resuscitate|transfuse|replace|correct)\b",
+    re.I,
+)
+_DOSE_BEFORE = re.compile(
+    r"\b(?:fluids?|infusion|bolus(?:es)?|saline|crystalloids?|Hartmann'?s|oxygen|O2|dose|dosing|"
+    r"(?:infusion|fluid|drip)\s+rate)\s+"
+    r"(?:\w+\s+){0,1}(?:at|of)\s+(?:about\s+|around\s+)?$",
+    re.I,
+)
+# "so no antibiotics", "rather than methotrexate", "instead of oral therapy": a decision about
+# treatment, not a statement about the patient.
+_MANAGEMENT_CHOICE = re.compile(
+    r"(?:\b(?:so|therefore|hence|thus)\s+no\s+|\b(?:rather\s+than|instead\s+of|in\s+preference\s+to|"
+    r"no\s+need\s+for|no\s+indication\s+for|not\s+(?:needing|requiring))\s+(?:\w+\s+){0,2})$",
+    re.I,
+)
+# units of a drug dose: an invented dose is a prescription, not a patient fact
+_DOSE_UNITS = frozenset({"mg", "g", "mcg", "µg", "ug", "microgram", "micrograms", "mg/kg"})
+# an inline plan label inside a paragraph ("… lid lag. Next steps: carbimazole 20 mg, TFTs in 4–6 weeks"):
+# what follows is the plan, as under a "Next steps" heading
+_INLINE_PLAN = re.compile(
+    r"(?:^|(?<=[.;]\s)|(?<=\n))\**(?:(?:recommended\s+|suggested\s+|immediate\s+)?next\s+steps|plan|management(?:\s+plan)?|"
+    r"recommendations?)\**\s*[:—–-]",
+    re.I,
+)
+# a deadline of a recommendation: "an angiogram within 24 hours", "repeat it in the next 6 h"
+_DEADLINE_BEFORE = re.compile(r"\b(?:within|in\s+the\s+next|over\s+the\s+next|no\s+later\s+than)\s+(?:about\s+)?$", re.I)
+# a follow-up interval of the plan: "repeat the venous level in 1–3 months", "review in 2 weeks"
+_SCHEDULE_BEFORE = re.compile(
+    r"\b(?:repeat\w*|re-?check\w*|review\w*|follow[\s-]?up|re-?test\w*|re-?imag\w*|re-?assess\w*|again|"
+    r"re-?measur\w*|monitor\w*)\b[^.;:?!]{0,60}\bin\s+(?:about\s+|another\s+|the\s+next\s+)?$",
+    re.I,
+)
+_TIME_UNITS = ("h", "d", "wk", "min", "mo", "month", "months", "y", "yr")
+_TIME_WORD_AFTER = re.compile(r"^\s*(?:hours?|hrs?|days?|weeks?|wks?|months?|years?)\b", re.I)
+
+
+def _scheduled(text: str, q: Quantity) -> bool:
+    """Whether a time quantity is the timing of a recommendation, not a patient fact: a deadline ("an
+    angiogram within 24 hours") or a follow-up interval after a repeat/review word ("repeat the lead
+    level in 1–3 months", "review in 2 weeks"); a range keeps its unit after it ("1–3 months")."""
+    timed = normalize_unit(q.unit) in _TIME_UNITS or (q.unit is None and _TIME_WORD_AFTER.match(text[q.end :]))
+    if not timed:
+        return False
+    if normalize_unit(q.unit) in ("h", "d", "wk", "min") and _DEADLINE_BEFORE.search(text[max(0, q.start - 25) : q.start]):
+        return True
+    return bool(_SCHEDULE_BEFORE.search(text[max(0, q.start - 90) : q.start]))
+
+
+# a dose said as what the patient takes or took ("she is on propranolol 40 mg", "has been taking
+# 20 mg"): an unsupported one is an invented history, not a prescription
+_TAKING_BEFORE = re.compile(
+    r"\b(?:(?:is|was|been|are|were|already|currently|still)\s+on|on\s+(?:regular|long-term|maintenance)|"
+    r"takes|taking|took|taken|uses|using|used|received|receiving|dispensed|(?:was|were|been)\s+(?:given|prescribed|started))"
+    r"\b[^.;:]*$",
+    re.I,
+)
+# a drug named as what the patient takes: "is on", "been taking", "regular", "his usual"
+_ON_DRUG_BEFORE = re.compile(
+    r"(?:(?<!hold off )(?<!start )(?<!put )(?<!switch )(?<!keep )(?<!him )(?<!her )\bon|\btakes|\btaking|\btook|"
+    r"\btaken|\buses|\busing|\bused|\breceived|\breceiving|\bdispensed|\bregular|\busual|\bhistory\s+of|"
+    r"\bhad)\s+(?:(?:an?|the|his|her|regular|long-term|daily|oral|some|any)\s+){0,2}$",
+    re.I,
+)
+# prescription wording around a drug name: an order, a dose with a schedule, "should be running"
+_PRESCRIBING = re.compile(
+    r"\b(?:give|giving|proceed|administer|load(?:ing)?|hold(?:\s+off)?|withhold|continue|switch(?:\s+to)?|commence|prescribe|"
+    r"start(?:ing)?|can\s+start|should\s+(?:already\s+)?be\s+(?:running|given|started|continued)|titrat\w*|"
+    r"tds|bd|od|qds|nocte|mane|tid|bid|qid|prn|stat)\b|\b\d+(?:\.\d+)?\s*(?:mg|mcg|µg|micrograms?|units)\b",
+    re.I,
+)
+_CAUSE_OF = re.compile(
+    r"\b(?:cause|causes|source|origin|explanation|reason|driver|aetiology|etiology)\s+(?:of|for|behind)\s+"
+    r"(?:her|his|their|the|this)\s+$",
+    re.I,
+)
+_DOSE_AFTER = re.compile(
+    r"^\s*(?:[\w/%°µ.]+\s+)?(?:(?:high[\s-]flow|supplemental|humidified)\s+)?(?:O2|oxygen|saline|dextrose|"
+    r"fluids?|bolus|boluses|crystalloid|Hartmann'?s|infusion|via|stat)\b",
+    re.I,
+)
+
+
+def _blocked(
+    text: str, pos: int, end: int, objective: bool, numeric: bool = False, dx_local: list[tuple[int, int]] = ()
+) -> str | None:
+    """Why a mention at ``pos`` is not an assertion (None if it is)."""
+    if _IMPERATIVE_START.match(text):
+        return "recommendation (the sentence is an order)"
+    if numeric and _DOSE_AFTER.match(text[end : end + 40]):
+        return "treatment dose"
+    if numeric and _DOSE_BEFORE.search(text[max(0, pos - 40) : pos]):
+        return "treatment rate or dose"  # "fluids at 250 mL/h", "a bolus of 500 mL"
+    c0, c1 = clause_bounds(text, pos)
+    before = text[c0:pos]
+    clause = text[c0:c1]
+    if not numeric and _HYPOTHESIS_AFTER.match(text[end : end + 60]):
+        return "a hypothesis under discussion"  # "the tumour worry", "makes liver disease very unlikely"
+    ah = None if numeric else _AFTER_HEDGE.match(text[end : end + 40])
+    if ah and not any(end + ah.end() <= a < c1 for a, _b in dx_local):
+        return "hedged"  # "his bilirubin is probably high" (not "... could be <diagnosis>")
+    if _CONDITIONAL.search(before) or _CONDITIONAL.search(text[max(0, c0 - 40):c0][-15:]):
+        return "conditional"
+    if _CLAIM_HEDGE.search(before):
+        return "hedged"
+    if _MANAGEMENT_CHOICE.search(before) and not numeric:
+        return "management choice (what to give or not give), not a patient fact"
+    if GENERIC_RX.search(clause):
+        return "general knowledge"
+    if MISSING_RX.search(_sub_sentence(text, pos)):
+        return "states that it is missing or pending"
+    if PLAN_RX.search(before) or (MODAL_RX.search(before) and not RESULT_RX.search(text[end:c1])):
+        return "recommendation"
+    lead = _TREATMENT_NEED.search(text[:pos])
+    if lead and not _LIST_BREAK.search(text[lead.end() : pos]):
+        return "recommendation (an item of what the patient needs)"  # "needs admission for monitoring, IV X and Y"
+    return None
+
+
+# a condition named as a hypothesis being weighed, not a patient fact: "removes the tumour worry",
+# "settles the malignancy question", "makes chronic liver disease very unlikely", "sepsis is less likely"
+_HYPOTHESIS_AFTER = re.compile(
+    r"^\s*(?:worry|worries|question|concern|possibility|scare|fear|hypothesis|theory)\b|"
+    r"^\s*(?:(?:is|seems|looks|was|becomes|became)\s+)?(?:(?:very|highly|much|most|far|even)\s+)?"
+    r"(?:unlikely|less\s+likely|improbable)\b",
+    re.I,
+)
+
+
+# "He needs same-day admission for cardiac monitoring, IV calcium gluconate and insulin-dextrose":
+# every item of the list after "needs"/"requires" is treatment, not a patient fact.
+_TREATMENT_NEED = re.compile(
+    r"\b(?:needs|requires|warrants|needs\s+urgent|should\s+(?:have|get|receive))\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:admission|treatment|transfer|management|therapy|monitoring|IV|intravenous|urgent|immediate)\b[^.;:]*?"
+    r"(?:\bfor\b|\bwith\b|,)",
+    re.I,
+)
+_LIST_BREAK = re.compile(
+    r"[.;:?!]|\b(?:is|are|was|were|has|had|shows?|showed|because|since|but|so|which|confirms?|suggests?|"
+    r"indicates?|means?)\b|\band\s+(?:the|his|her|a|an|this|that|their)\b",
+    re.I,
+)
+
+
+_SUB_SENTENCE_SPLIT = re.compile(
+    r"\s[-–—]\s|;|\b(?:although|though|but|however|whereas|while|except\s+that)\b", re.I
+)
+
+
+# A hedged reading of a value: "The troponin of 38 is probably a demand rise (HR 108)", "the COHb of
+# 24% is likely an artefact", "a potassium of 5.9 may be haemolysed". The sentence is an opinion on
+# the value, not an assertion of it: no number in it is a claim (batch-2 reading).
+_HEDGED_VERB = re.compile(
+    r"\b(?:(?:is|are|was|were)\s+(?:most\s+|very\s+|quite\s+)?(?:probably|likely|possibly|presumably|perhaps)|"
+    r"(?:may|might|could)\s+(?:well\s+)?(?:be|reflect|represent|indicate|have\s+been))\b",
+    re.I,
+)
+
+
+def _hedged_reading(text: str, q: Quantity, qs: list[Quantity]) -> str | None:
+    for h in _HEDGED_VERB.finditer(text):
+        if q.end <= h.start():
+            gap = text[q.end : h.start()]
+            if not re.search(r"[,;:.()]|\b(?:and|but|so|which|that|this|it|he|she|they|there)\b", gap, re.I) and len(
+                gap.split()
+            ) <= 4:
+                return "hedged reading of the value"
+        elif q.start >= h.end():
+            head = text[: h.start()]
+            if any(o.end <= h.start() and not re.search(r"[;:.]", head[o.end :]) for o in qs) and not re.search(
+                r"[;.]", text[h.end() : q.start]
+            ):
+                return "inside a hedged reading of a value"
+    return None
+
+
+_ORDER_BEFORE = re.compile(
+    r"\b(?:give|load(?:ing)?|hold|withhold|stop|continue|switch\s+to|commence|prescribe|start|restart|add|"
+    r"resume|cover\s+with|treat\s+with)\s+(?:(?:the|his|her|a|an|oral|iv|im|high-dose|low-dose)\s+)?$",
+    re.I,
+)
+_ORDER_AFTER = re.compile(
+    r"^\s*(?:\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|units)\s+)?(?:load(?:ing)?(?:\s+dose)?|stat|now|nocte|mane|"
+    r"(?:should|must|can|will)\s+(?:be\s+)?(?:given|started|held|stopped|continued|running))\b",
+    re.I,
+)
+_HISTORY_NEAR = re.compile(r"\b(?:ago|since|started|began|was\s+on|has\s+been|for\s+\d+\s+(?:years?|months?|weeks?))\b", re.I)
+
+
+def _ordered_here(text: str, s: int, e: int) -> bool:
+    """Whether a drug mention is itself the object of an order: an imperative verb right before it
+    ("stop trimethoprim", "load aspirin") or a dose with an order word right after ("Aspirin 300 mg
+    load", "heparin now"), and no history wording around it ("started 3 weeks ago")."""
+    near = text[max(0, s - 30) : min(len(text), e + 40)]
+    if _HISTORY_NEAR.search(near):
+        return False
+    return bool(_ORDER_BEFORE.search(text[max(0, s - 30) : s]) or _ORDER_AFTER.match(text[e:]))
+
+
+def _sub_sentence(text: str, pos: int) -> str:
+    """The part of a sentence around ``pos`` between contrastive breaks: "X and Y - this is
+    TTP, although I'm missing the blood counts" states X and Y; only the last part is missing."""
+    start, end = 0, len(text)
+    for m in _SUB_SENTENCE_SPLIT.finditer(text):
+        if m.end() <= pos:
+            start = m.end()
+        elif m.start() >= pos:
+            end = m.start()
+            break
+    return text[start:end]

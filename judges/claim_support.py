@@ -1,0 +1,193 @@
+"""Support checking helpers of the claim layer: does released text state or deny a claim.
+
+Negation scopes of fact statements, antonym pairs ("dry" against "moist"), "called normal but the
+report is abnormal", verbatim copies of the released context and of injected statements, and whether
+a released fact states a number. Kept apart from :mod:`medgym.judges.claims` because these rules
+judge a claim against R_t (supported / contradicted / restated), not whether a mention is a claim;
+:mod:`medgym.judges.contradictions` and :mod:`medgym.judges.evidence` use some of them too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from medgym.judges.context import CaseKnowledge, TurnContext
+from medgym.judges.textrules import NORMAL_RX, mention_negated
+from medgym.knowledge_base.case_schema import Fact
+from medgym.text.numbers import Quantity
+
+_STOP = {"the", "a", "an", "of", "or", "and", "any", "evidence", "sign", "signs", "history", "is", "are", "was"}
+
+
+# words by which a mostly-negative statement still reports an abnormality
+# ("no sensory level; vibration sense is mildly reduced at the toes")
+_ABNORMAL_WORD = re.compile(
+    r"\b(?:reduced|impaired|diminished|decreased|absent|brisk|weak(?:ness)?|raised|elevated|increased|low|"
+    r"abnormal|positive|enlarged|tender|peaked|inverted|elevation|depression|dilated|thickened|occlu(?:sion|ded))\b",
+    re.I,
+)
+
+
+def _stem(word: str) -> str:
+    """A crude stem for comparing inflections ("bleeding"/"bleed", "bruising"/"bruises", "gum"/"gums"):
+    the first five letters, or the word itself if shorter."""
+    return word[:5] if len(word) > 5 else word
+
+
+def _window(text: str, start: int, end: int, words: int = 5) -> str:
+    before = text[:start].split()[-words:]
+    after = text[end:].split()[:words]
+    return " ".join([*before, text[start:end], *after])
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[^a-z0-9.%]+", " ", text.lower()).strip()
+
+
+def _quoted_source(text: str, tc: TurnContext) -> tuple[str, str] | None:
+    """(status, rule) when a sentence copies released text verbatim (at least 5 words long)."""
+    sq = _squash(text)
+    if len(sq.split()) < 5:
+        return None
+    for tmpl, t_turn in tc.injected:
+        st = _squash(tmpl.statement)
+        if t_turn <= tc.index and (sq in st or st in sq):
+            return "restated_contradiction", f"copies the injected statement of {tmpl.id}"
+    ut = _squash(tc.user_text)
+    i = ut.find(sq)
+    if i >= 0:
+        for tmpl, t_turn in tc.injected:
+            j = ut.find(_squash(tmpl.statement))
+            if t_turn <= tc.index and j >= 0 and i < j + len(_squash(tmpl.statement)) and j < i + len(sq):
+                # copied from the part of the context that carries the injected statement
+                return "restated_contradiction", f"copies the injected statement of {tmpl.id}"
+        return "supported", "copied verbatim from the released context"
+    return None
+
+
+def f_states(know: CaseKnowledge, tc: TurnContext, fid: str, q: Quantity) -> bool:
+    """Whether released fact ``fid`` states the number ``q`` (its value, or a number in its statement)."""
+    if fid not in tc.released:
+        return False
+    if know.matcher.states_value(q, fid):
+        return True
+    return any(abs(q.value - v) <= 1e-6 * max(1, abs(v)) for v in know.fact_numbers.get(fid, []))
+
+
+_NEG_SCOPE = re.compile(r"\b(?:no|without|not)\s+([^.;,()]*?)(?=\s+(?:with|but|while|whereas|on|in|at)\b|[.;,()]|$)", re.I)
+
+
+# a negation distributes over a comma list closed by a conjunction: "no spider naevi, palmar
+# erythema, jaundice, ascites or splenomegaly" denies every item
+_NEG_LIST_SCOPE = re.compile(r"\b(?:no|without|nor)\s+([^.;:()]*?,[^.;:()]*?\b(?:or|nor|and)\s+[^.;,:()]+)", re.I)
+
+
+def _local_window(clause: str, mention: str) -> str:
+    """The words right around a mention (3 before, 4 after), so that "raised JVP" does not qualify
+    the blood pressure named earlier in the same clause."""
+    i = clause.lower().find(mention.lower())
+    if i < 0:
+        return clause
+    before = clause[:i].split()[-3:]
+    after = clause[i + len(mention):].split()[:4]
+    return " ".join([*before, mention, *after])
+
+
+def _fact_negated_keywords(f: Fact) -> set[str]:
+    """Head nouns of the findings a statement negates ("no lobar consolidation or air bronchograms")."""
+    words = set()
+    negated_spans = []
+    scopes = list(_NEG_SCOPE.finditer(f.statement)) + list(_NEG_LIST_SCOPE.finditer(f.statement))
+    for m in scopes:
+        negated_spans.append((m.start(), m.end()))
+        for part in re.split(r"\s*,\s*|\s+(?:or|and|nor)\s+", m.group(1)):
+            toks = [t.strip("-").lower() for t in part.split() if t.strip("-")]
+            if toks and len(toks[-1]) > 3 and toks[-1] not in _STOP:
+                words.add(toks[-1][:7])
+    # a word the statement also uses positively ("marked ... tenderness; no ... fossa tenderness") is ambiguous,
+    # and so is a word of the finding's own positive names ("gum bleeding" for a fact whose statement adds
+    # "no major bleeding"): naming the finding by its alias never contradicts it
+    if not f.negated:
+        own = {w[:7] for n in f.all_names for w in re.findall(r"[a-z]{4,}", n.lower())}
+        words -= own
+    for w in list(words):
+        for m in re.finditer(rf"\b{re.escape(w)}\w*", f.statement, re.I):
+            if not any(a <= m.start() < b for a, b in negated_spans):
+                words.discard(w)
+                break
+    return words
+
+
+# Opposite descriptive words: "dry mucous membranes" against "mucous membranes are moist".
+_ANTONYM_PAIRS = [
+    ("dry", "moist"), ("warm", "cold"), ("regular", "irregular"), ("soft", "rigid"), ("soft", "firm"),
+    ("symmetrical", "asymmetrical"), ("smooth", "irregular"), ("reactive", "unreactive"), ("brisk", "absent"),
+    ("dilated", "constricted"), ("distended", "flat"), ("pale", "flushed"), ("tender", "non-tender"),
+    ("bilateral", "unilateral"), ("clear", "cloudy"), ("clear", "turbid"), ("alert", "drowsy"),
+    ("orientated", "confused"), ("oriented", "confused"),
+    # partial for complete: "reduced flow" where the report says the flow is absent
+    ("reduced", "absent"), ("diminished", "absent"), ("decreased", "absent"),
+    # a sign's result: "positive Murphy's sign" where the examination found it negative
+    ("positive", "negative"), ("pos", "negative"), ("neg", "positive"),
+]
+_ANTONYMS = _ANTONYM_PAIRS + [(b, a) for a, b in _ANTONYM_PAIRS]
+
+
+_RESULT_OF = re.compile(
+    r"\b([A-Za-z][\w.]{2,})-positive\b|\bpositive\s+for\s+([A-Za-z][\w.]{2,})|"
+    r"\b(?:grew|grows|growing|isolated|cultured)\s+(?:an?\s+)?([A-Za-z][\w.]{2,})",
+    re.I,
+)
+
+
+def _called_normal_but_abnormal(f: Fact, loc: str) -> str | None:
+    """"Normal ECG", "T waves within normal limits" where the released report describes an
+    abnormal finding (peaked T waves). Parts the report itself calls normal ("PR and QRS
+    intervals are normal") are not contradicted when the agent names them."""
+    if not NORMAL_RX.search(loc) or re.search(r"\babnormal\b", loc, re.I):
+        return None
+    abn = next(
+        (m for m in _ABNORMAL_WORD.finditer(f.statement) if not mention_negated(f.statement, m.start(), m.end())),
+        None,
+    )
+    if abn is None:
+        return None
+    loc_words = {w[:5] for w in re.findall(r"[a-z]{2,}", loc.lower())}
+    for part in re.split(r"[;,]", f.statement):
+        if NORMAL_RX.search(part):
+            words = {w[:5] for w in re.findall(r"[a-z]{2,}", NORMAL_RX.sub(" ", part).lower())} - _NORMAL_STOP
+            if words & loc_words:
+                return None  # the agent names a part the report calls normal
+    return f"called normal, but the released {f.name} statement reports '{abn.group(0)}'"
+
+
+_NORMAL_STOP = {"are", "is", "the", "and", "or", "with", "was", "were", "her", "his", "of", "in", "on", "all"}
+
+
+def _near_in_statement(statement: str, mention: str, word: str, span: int = 60) -> bool:
+    """Whether ``word`` is said of the mentioned finding in the statement (within ``span`` chars)."""
+    head = mention.split()[-1][:6] if mention.split() else mention
+    for m in re.finditer(re.escape(head), statement, re.I):
+        if re.search(rf"\b{word}\b", statement[max(0, m.start() - span) : m.end() + span], re.I):
+            return True
+    return False
+
+
+def _negated_in_statement(f: Fact, mention: str) -> bool:
+    """Whether the statement itself denies the mentioned finding ("with no postural drop")."""
+    words = [w for w in re.findall(r"[a-z][a-z\-]{2,}", mention.lower()) if w not in _STOP]
+    if not words:
+        return False
+    head = words[-1][:6]
+    for m in re.finditer(rf"\b{re.escape(head)}\w*", f.statement, re.I):
+        if mention_negated(f.statement, m.start(), m.end()):
+            return True
+    return False
+
+
+def _template_keywords(statement: str, fact: Fact) -> set[str]:
+    fact_words = {w[:7] for w in re.findall(r"[a-z]{4,}", fact.statement.lower())}
+    words = {w[:7] for w in re.findall(r"[a-z]{4,}", statement.lower())}
+    generic = {"addend", "outsid", "report", "result", "labora", "phoned", "throug", "letter", "radiol",
+               "shows", "with", "from", "which", "that", "this", "their", "there", "note", "record"}
+    return words - fact_words - generic
