@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from medgym.envs.trajectory import Trajectory
 from medgym.judges.base import finalize
 from medgym.judges.formulas import counts_from_annotations, metrics_from_counts
-from medgym.judges.metrics import ALL_METRICS, ALL_NODES
+from medgym.judges.metrics import ALL_METRICS, ALL_NODES, METRICS
 from medgym.judges.results import (
     Annotations,
     Claim,
@@ -478,3 +478,39 @@ def hallucination_detection(decisions: Iterable[Decision]) -> dict[str, float | 
     rec = tp / (tp + fn) if tp + fn else None
     f1 = 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else None
     return {"tp": tp, "fp": fp, "fn": fn, "precision": prec, "recall": rec, "f1": f1}
+
+
+def _fmt(v: float | None) -> str:
+    return "n/a" if v is None else f"{v:.3f}"
+
+
+def agreement_lines(rep: dict[str, Any], *, target: float | None = None, show_errors: bool = False,
+                    sides: str = "gold -> judge") -> list[str]:
+    """The printed agreement report (node table, hallucination diagnostic, metric table, errors).
+
+    One renderer for scripts/judge_agreement.py and scripts/annotator_agreement.py, so a judge and a
+    second annotator are reported in exactly the same shape.
+    """
+    head = f"{'node':<20}{'n':>6}{'accuracy':>10}{'macro-F1':>10}"
+    lines = [head + (f"  target>={target}" if target is not None else "")]
+    for node in ALL_NODES:
+        row = rep["nodes"][node]
+        line = f"{node:<20}{row['n']:>6}{_fmt(row['accuracy']):>10}{_fmt(row['macro_f1']):>10}"
+        if target is not None:
+            line += "  ok" if row["macro_f1"] is not None and row["macro_f1"] >= target else "  BELOW"
+        lines.append(line)
+    h = rep["claim_hallucination"]
+    lines.append(f"  (diagnostic) hallucinated claims alone: precision {_fmt(h['precision'])}  recall "
+                 f"{_fmt(h['recall'])}  F1 {_fmt(h['f1'])}  (tp {h['tp']}, fp {h['fp']}, fn {h['fn']})")
+    lines += ["", f"{'metric':<8}{'dir':>6}{'n':>5}{'MAE':>8}{'max':>8}{'n/a mismatch':>14}"]
+    for m, row in rep["metrics"].items():
+        lines.append(f"{m:<8}{METRICS.get(m).direction:>6}{row['n']:>5}{_fmt(row['mae']):>8}"
+                     f"{_fmt(row['max_error']):>8}{row['applicability_mismatches']:>14}")
+    if show_errors:
+        lines.append(f"\ndisagreements (key: {sides}):")
+        for node, decs in rep["decisions"].items():
+            bad = [d for d in decs if d[1] != d[2]]
+            if bad:
+                lines.append(f"[{node}]")
+                lines += [f"  {key}: {g if g != NONE else '-'} -> {p if p != NONE else '-'}" for key, g, p in bad]
+    return lines

@@ -18,18 +18,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from medgym.judges.metrics import ALL_NODES, METRICS
 from medgym.judges.validation import (
-    NONE,
     agreement,
+    agreement_lines,
     labels_as_result,
     load_validation_set,
     same_replies_key,
 )
-
-
-def _f(v: float | None) -> str:
-    return "n/a" if v is None else f"{v:.3f}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,25 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     rep = agreement(items, [labels_as_result(b_items[k], "annotator-b") for k in common])
 
     print(f"paired trajectories={len(common)}  unpaired (a, b)={unpaired}")
-    print(f"{'node':<20}{'n':>6}{'accuracy':>10}{'macro-F1':>10}")
-    for node in ALL_NODES:
-        row = rep["nodes"][node]
-        print(f"{node:<20}{row['n']:>6}{_f(row['accuracy']):>10}{_f(row['macro_f1']):>10}")
-    h = rep["claim_hallucination"]
-    print(f"  (diagnostic) hallucinated claims alone: precision {_f(h['precision'])}  recall {_f(h['recall'])}"
-          f"  F1 {_f(h['f1'])}")
-    print(f"\n{'metric':<8}{'dir':>6}{'n':>5}{'MAE':>8}{'max':>8}{'n/a mismatch':>14}")
-    for m, row in rep["metrics"].items():
-        print(f"{m:<8}{METRICS.get(m).direction:>6}{row['n']:>5}{_f(row['mae']):>8}{_f(row['max_error']):>8}"
-              f"{row['applicability_mismatches']:>14}")
-    if args.show_errors:
-        print("\ndisagreements (key: annotator a -> annotator b):")
-        for node, decs in rep["decisions"].items():
-            bad = [d for d in decs if d[1] != d[2]]
-            if bad:
-                print(f"[{node}]")
-                for key, g, p in bad:
-                    print(f"  {key}: {g if g != NONE else '-'} -> {p if p != NONE else '-'}")
+    print("\n".join(agreement_lines(rep, show_errors=args.show_errors, sides="annotator a -> annotator b")))
     return 0
 
 

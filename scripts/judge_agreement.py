@@ -20,15 +20,12 @@ import time
 from pathlib import Path
 
 from medgym.judges import get_judge
-from medgym.judges.metrics import ALL_NODES, METRICS
-from medgym.judges.validation import NONE, agreement, load_validation_set
+from medgym.judges.metrics import ALL_NODES
+from medgym.judges.validation import agreement, agreement_lines, load_validation_set
 
 DEFAULT_DIR = Path(__file__).resolve().parents[1] / "tests" / "judges" / "validation"
 TARGET_F1 = 0.85
 
-
-def _f(v: float | None, digits: int = 3) -> str:
-    return "n/a" if v is None else f"{v:.{digits}f}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,27 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     if unscored:
         print("  not scored:", ", ".join(unscored))
     print()
-    print(f"{'node':<20}{'n':>6}{'accuracy':>10}{'macro-F1':>10}  target>={TARGET_F1}")
-    for node in ALL_NODES:
-        row = rep["nodes"][node]
-        ok = row["macro_f1"] is not None and row["macro_f1"] >= TARGET_F1
-        print(f"{node:<20}{row['n']:>6}{_f(row['accuracy']):>10}{_f(row['macro_f1']):>10}  {'ok' if ok else 'BELOW'}")
-    h = rep["claim_hallucination"]
-    print(f"  (diagnostic) hallucinated claims alone: precision {_f(h['precision'])}  recall {_f(h['recall'])}"
-          f"  F1 {_f(h['f1'])}  (tp {h['tp']}, fp {h['fp']}, fn {h['fn']})")
-    print()
-    print(f"{'metric':<8}{'dir':>6}{'n':>5}{'MAE':>8}{'max':>8}{'n/a mismatch':>14}")
-    for m, row in rep["metrics"].items():
-        print(f"{m:<8}{METRICS.get(m).direction:>6}{row['n']:>5}{_f(row['mae']):>8}{_f(row['max_error']):>8}"
-              f"{row['applicability_mismatches']:>14}")
-    if args.show_errors:
-        print("\ndisagreements (key: gold -> judge):")
-        for node, decs in rep["decisions"].items():
-            bad = [d for d in decs if d[1] != d[2]]
-            if bad:
-                print(f"[{node}]")
-                for key, g, p in bad:
-                    print(f"  {key}: {g if g != NONE else '-'} -> {p if p != NONE else '-'}")
+    print("\n".join(agreement_lines(rep, target=TARGET_F1, show_errors=args.show_errors)))
     if args.json:
         out = {k: v for k, v in rep.items() if k != "decisions"}
         out["unscored"] = unscored

@@ -6,6 +6,7 @@ aliases, numbers on unvalued facts and presenting-complaint words."""
 from __future__ import annotations
 
 import pytest
+from rules_support import judge_replies
 
 from medgym.envs.stressed_dialogue import StressedDialogueEnv
 from medgym.judges import get_judge
@@ -114,12 +115,7 @@ def test_missing_statement_blocks_only_its_own_part():
 
 
 def _claims(case_id, condition, replies, seed=0):
-    env = StressedDialogueEnv(mode="interactive", case_ids=[case_id])
-    env.reset(seed=seed, options={"condition": condition})
-    for r in replies:
-        env.step(r)
-    res = get_judge("reference", raise_errors=True).judge(env.trajectory())
-    return res.annotations.claims
+    return judge_replies(case_id, condition, replies, seed).annotations.claims
 
 
 def test_derived_per_kg_value_presenting_words_and_agreement_keys():
@@ -242,12 +238,7 @@ def test_copying_the_injection_message_is_still_a_restated_contradiction():
 # ---- rules added after the second held-out batch (different cases and wording) -------------------
 
 
-def _run(case_id, condition, replies, seed=0):
-    env = StressedDialogueEnv(mode="interactive", case_ids=[case_id])
-    env.reset(seed=seed, options={"condition": condition})
-    for r in replies:
-        env.step(r)
-    return get_judge("reference", raise_errors=True).judge(env.trajectory())
+_run = judge_replies
 
 
 def test_same_unit_values_allow_rounding_only():

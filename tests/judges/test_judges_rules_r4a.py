@@ -6,8 +6,8 @@ rule: the point is the family of phrasings, not the instance."""
 from __future__ import annotations
 
 import pytest
+from rules_support import play
 
-from medgym.envs.stressed_dialogue import StressedDialogueEnv
 from medgym.judges import get_judge
 from medgym.judges.context import TrajectoryContext, knowledge_for
 from medgym.judges.diagnoses import (
@@ -29,23 +29,8 @@ from medgym.knowledge_base.case_bank import default_bank
 
 
 @pytest.fixture(scope="module")
-def gca():
-    return knowledge_for(default_bank().get("rheum-206-giant-cell-arteritis"))
-
-
-@pytest.fixture(scope="module")
 def ulcer():
     return knowledge_for(default_bank().get("gast-103-nsaid-duodenal-ulcer-bleed"))
-
-
-@pytest.fixture(scope="module")
-def potassium():
-    return knowledge_for(default_bank().get("neph-102-drug-induced-hyperkalaemia"))
-
-
-@pytest.fixture(scope="module")
-def pancreatitis():
-    return knowledge_for(default_bank().get("gast-102-gallstone-pancreatitis"))
 
 
 def _wd(reply, know, turn=1):
@@ -142,11 +127,7 @@ def test_head_noun_with_a_foreign_cause_is_another_diagnosis(gca):
 
 
 def _run(case_id, condition, replies, seed=0):
-    env = StressedDialogueEnv(mode="interactive", case_ids=[case_id])
-    env.reset(seed=seed, options={"condition": condition})
-    for r in replies:
-        env.step(r)
-    return env.trajectory()
+    return play(case_id, condition, replies, seed)
 
 
 def _questions(case_id, condition, replies):

@@ -7,9 +7,8 @@ different case and different wording from the batch text that revealed the rule.
 from __future__ import annotations
 
 import pytest
+from rules_support import judge_replies
 
-from medgym.envs.stressed_dialogue import StressedDialogueEnv
-from medgym.judges import get_judge
 from medgym.judges.claims import _CAUSE_OF, _ON_DRUG_BEFORE, _PRESCRIBING, ClaimExtractor
 from medgym.judges.context import general_lexicon, knowledge_for, treatment_terms
 from medgym.judges.textrules import FINDING_RX
@@ -18,11 +17,7 @@ from medgym.text.numbers import find_quantities, looks_like_non_claim, same_valu
 
 
 def _run(case_id, condition, replies, seed=0):
-    env = StressedDialogueEnv(mode="interactive", case_ids=[case_id])
-    env.reset(seed=seed, options={"condition": condition})
-    for r in replies:
-        env.step(r)
-    return get_judge("reference", raise_errors=True).judge(env.trajectory()).annotations
+    return judge_replies(case_id, condition, replies, seed).annotations
 
 
 def test_a_number_before_a_word_starting_like_an_ordinal_suffix_is_kept():

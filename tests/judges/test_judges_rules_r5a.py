@@ -18,21 +18,6 @@ from medgym.knowledge_base.case_bank import default_bank
 
 
 @pytest.fixture(scope="module")
-def gca():
-    return knowledge_for(default_bank().get("rheum-206-giant-cell-arteritis"))
-
-
-@pytest.fixture(scope="module")
-def potassium():
-    return knowledge_for(default_bank().get("neph-102-drug-induced-hyperkalaemia"))
-
-
-@pytest.fixture(scope="module")
-def pancreatitis():
-    return knowledge_for(default_bank().get("gast-102-gallstone-pancreatitis"))
-
-
-@pytest.fixture(scope="module")
 def torsion():
     return knowledge_for(default_bank().get("uro-219-testicular-torsion"))
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+from rules_support import judge_replies
 
-from medgym.envs.stressed_dialogue import StressedDialogueEnv
-from medgym.judges import get_judge
 from medgym.judges.claims import ClaimExtractor, _fact_negated_keywords, _ordered_here, _scheduled
 from medgym.judges.context import knowledge_for
 from medgym.judges.evidence import evidence_segments
@@ -21,11 +20,7 @@ from medgym.text.numbers import find_quantities
 
 
 def _run(case_id, condition, replies, seed=0):
-    env = StressedDialogueEnv(mode="interactive", case_ids=[case_id])
-    env.reset(seed=seed, options={"condition": condition})
-    for r in replies:
-        env.step(r)
-    return get_judge("reference", raise_errors=True).judge(env.trajectory()).annotations
+    return judge_replies(case_id, condition, replies, seed).annotations
 
 
 def _extractor(case_id: str) -> ClaimExtractor:

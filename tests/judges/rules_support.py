@@ -1,0 +1,36 @@
+"""Shared helpers of the judge rule tests (test_judges_rules*.py).
+
+The rule tests play hand-written replies through the interactive StressedDialogue env, so the
+judge sees a real trajectory (released facts, injected contradictions) and not a hand-built one.
+Importable from the test modules because pytest puts this folder on ``sys.path``.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from medgym.envs.stressed_dialogue import StressedDialogueEnv
+from medgym.envs.trajectory import Trajectory
+from medgym.judges import get_judge
+from medgym.judges.context import CaseKnowledge, knowledge_for
+from medgym.judges.results import JudgeResult
+from medgym.knowledge_base.case_bank import default_bank
+
+
+def play(case_id: str, condition: str, replies: list[str], seed: int = 0) -> Trajectory:
+    """The trajectory of ``replies`` answering the scripted turns of (case, condition, seed)."""
+    env = StressedDialogueEnv(mode="interactive", case_ids=[case_id])
+    env.reset(seed=seed, options={"condition": condition})
+    for r in replies:
+        env.step(r)
+    return env.trajectory()
+
+
+def judge_replies(case_id: str, condition: str, replies: list[str], seed: int = 0) -> JudgeResult:
+    """The reference judge's result on :func:`play` (errors raised, not recorded as unscored)."""
+    return get_judge("reference", raise_errors=True).judge(play(case_id, condition, replies, seed))
+
+
+@functools.cache
+def case_knowledge(case_id: str) -> CaseKnowledge:
+    return knowledge_for(default_bank().get(case_id))
