@@ -14,10 +14,12 @@ import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from medgym.envs.trajectory import Trajectory
+from medgym.errors import DataValidationError
 from medgym.judges.textrules import NUMBER_WORD_RX, NUMBER_WORDS
 from medgym.knowledge_base.case_schema import Case, ContradictionTemplate, Diagnosis, Fact, FactCategory
 from medgym.text.fact_matcher import FactMatcher, Lexicon, matcher_for
@@ -86,9 +88,18 @@ def lex_find(lex: Lexicon, text: str) -> list:
 
 
 @functools.lru_cache(maxsize=1)
+def lexicon_data() -> dict[str, Any]:
+    """lexicon.yaml, parsed once per process: every rule module reads its own keys from this."""
+    data = yaml.safe_load(LEXICON_PATH.read_text(encoding="utf-8")) or {}
+    if not isinstance(data, dict):
+        raise DataValidationError(str(LEXICON_PATH), ["expected a mapping of vocabulary keys at the top level"])
+    return data
+
+
+@functools.lru_cache(maxsize=1)
 def general_lexicon() -> tuple[Lexicon, dict[str, str]]:
     """The general clinical vocabulary (lexicon.yaml): (lexicon, term id -> kind)."""
-    data = yaml.safe_load(LEXICON_PATH.read_text(encoding="utf-8"))
+    data = lexicon_data()
     items = []
     kinds: dict[str, str] = {}
     for kind in ("analytes", "findings"):
@@ -102,8 +113,7 @@ def general_lexicon() -> tuple[Lexicon, dict[str, str]]:
 @functools.lru_cache(maxsize=1)
 def treatment_terms() -> frozenset[str]:
     """Term ids of the general vocabulary that name a drug or drug class (lexicon ``treatments``)."""
-    data = yaml.safe_load(LEXICON_PATH.read_text(encoding="utf-8"))
-    return frozenset(f"term:{name}" for name in data.get("treatments") or ())
+    return frozenset(f"term:{name}" for name in lexicon_data().get("treatments") or ())
 
 
 def _dx_variants(name: str) -> list[str]:

@@ -22,10 +22,9 @@ import functools
 import re
 
 import numpy as np
-import yaml
 
 from medgym.envs.compiler import has_final_diagnosis
-from medgym.judges.context import LEXICON_PATH, CaseKnowledge, fact_mentions
+from medgym.judges.context import CaseKnowledge, fact_mentions, lexicon_data
 from medgym.judges.results import DiagnosisMention, Span, WorkingDiagnosis
 from medgym.judges.textrules import (
     DEFINITIVE_DX_RX,
@@ -226,7 +225,7 @@ _NAME_FUNCTION = {"the", "a", "an", "his", "her", "and", "or", "with", "secondar
 @functools.lru_cache(maxsize=1)
 def _name_synonyms() -> list[tuple[re.Pattern[str], list[str]]]:
     """lexicon.yaml ``dx_name_synonyms``: (word group, its written equivalents)."""
-    data = yaml.safe_load(LEXICON_PATH.read_text(encoding="utf-8")) or {}
+    data = lexicon_data()
     out = []
     for word, alts in (data.get("dx_name_synonyms") or {}).items():
         out.append((re.compile(rf"(?<![\w]){re.escape(str(word))}(?![\w])", re.I), [str(a) for a in alts or []]))

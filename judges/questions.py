@@ -29,16 +29,14 @@ import functools
 import re
 from dataclasses import dataclass
 
-import yaml
-
 from medgym.envs.compiler import has_final_diagnosis
 from medgym.judges.context import (
-    LEXICON_PATH,
     CaseKnowledge,
     TrajectoryContext,
     TurnContext,
     fact_mentions,
     general_lexicon,
+    lexicon_data,
     treatment_terms,
 )
 from medgym.judges.diagnoses import _DX_SHAPED
@@ -377,7 +375,7 @@ def question_vocabulary() -> tuple[re.Pattern[str] | None, list[tuple[re.Pattern
     """(history-topic terms, [(lay phrase, medical terms)]) from lexicon.yaml ``question_topics`` and
     ``lay_terms``: symptoms and exposures a clinician asks about whatever the case, and lay phrases
     whose medical word a case fact may use ("double vision" for "diplopia")."""
-    data = yaml.safe_load(LEXICON_PATH.read_text(encoding="utf-8")) or {}
+    data = lexicon_data()
     topics = [str(t) for t in data.get("question_topics") or []]
     lay = data.get("lay_terms") or {}
     pairs = []
