@@ -553,6 +553,12 @@ class ClaimExtractor:
                     for c in claims[first_new:]
                 ):
                     continue  # "febrile at 38.1 °C", "tachycardic at 104": the number is the claim
+                if any(
+                    c.kind == "numeric" and c.item == item and 0 <= seg.start + s - c.span.end <= 3
+                    and not text[c.span.end - seg.start : s].strip(" -")
+                    for c in claims[first_new:]
+                ):
+                    continue  # "15 pack-years", "2.4 kg weight loss": the number and the noun after it are one claim
                 same = [i2 for s2, e2, i2, _k2, _n2 in mentions if s2 == s and e2 == e and i2 != item]
                 if same and getattr(self.know.matcher.facts.get(item), "value", None) is not None and any(
                     getattr(self.know.matcher.facts.get(i2), "value", 1) is None for i2 in same

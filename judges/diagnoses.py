@@ -54,7 +54,10 @@ _EXCLUDED_BEFORE_STRICT = re.compile(
     r"no\s+longer|away\s+from|unlikely\s+to\s+be|argues?\s+against|arguing\s+against|dismiss(?:ed|ing)?)\b\s*"
     r"(?:[\w\-]+\s+){0,3})$"
     r"|(?:\bno\s+(?:\w+\s+){0,1})$"
-    r"|\bwithout\s+(?:any\s+)?(?:(?:evidence|signs?)\s+of\s+)?$",
+    r"|\bwithout\s+(?:any\s+)?(?:(?:evidence|signs?)\s+of\s+)?$"
+    # a negated belief: "so I don't think this is hyperparathyroidism", "I doubt it's X", "not convinced this is X"
+    r"|\b(?:(?:I|we)\s+(?:don't|do\s+not)\s+(?:think|believe|feel)|(?:I|we)\s+doubt|not\s+convinced)\s+"
+    r"(?:that\s+)?(?:(?:this|it|that|she|he)(?:\s+is|'s|\s+has)\s+)?(?:(?:an?|the)\s+)?(?:[\w\-]+\s+){0,2}$",
     re.I,
 )
 _EXCLUDED_AFTER = re.compile(
@@ -63,6 +66,17 @@ _EXCLUDED_AFTER = re.compile(
     r"(?:has|have|had)\s+been\s+(?:\w+\s+)?(?:excluded|ruled\s+out)|unlikely|less\s+likely|excluded|"
     r"ruled\s+out|is\s+not\s+(?:the|a)\s+(?:diagnosis|cause)|does\s+not\s+fit|doesn't\s+fit|"
     r"no\s+longer\s+(?:fits|likely|tenable))\b",
+    re.I,
+)
+# "The picture remains idiopathic hypercalciuria", "the overall picture is most in keeping with X", "the
+# dominant process remains smoking-related COPD", "so this remains type 2 diabetes": the clinician's
+# summary of what the presentation is
+_PICTURE_BEFORE = re.compile(
+    r"(?:\b(?:this|it)\s+(?:still\s+)?remains\s+(?:(?:an?|the)\s+)?(?:[\w\-]+\s+){0,1}$)|"
+    r"\b(?:the\s+|this\s+)?(?:overall\s+|clinical\s+|whole\s+|dominant\s+|main\s+|underlying\s+|primary\s+|"
+    r"principal\s+)?(?:picture|presentation|story|process|problem|pathology|driver)\s+(?:still\s+)?"
+    r"(?:remains|is|fits|points\s+to|suggests|is\s+(?:most\s+|more\s+|very\s+much\s+)?(?:in\s+keeping|consistent|"
+    r"compatible)\s+with)\s+(?:(?:an?|the)\s+)?(?:[\w\-]+\s+){0,1}$",
     re.I,
 )
 _RULE_OUT_BEFORE = re.compile(r"\b(?:rule\s+out|to\s+exclude|exclude|excluding\s+need)\s+(?:\w+\s+){0,3}$", re.I)
@@ -530,6 +544,7 @@ def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_d
         or _LEAN_BEFORE.search(before_clause)
         or _FRONT_RUNNER_AFTER.match(text[end : end + 60])
         or _MAIN_DX_BEFORE.search(before_sent[-70:])
+        or _PICTURE_BEFORE.search(before_clause)
     ):
         if POSSIBLE_DX_RX.search(before_clause[-25:]) and not PROBABLE_DX_RX.search(before_clause):
             return "possible"

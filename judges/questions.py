@@ -76,7 +76,16 @@ _EXPLICIT_ASK = re.compile(
 )
 _RATIONALE = re.compile(
     r",?\s+\b(?:given(?!\s*[(.,;:)]|\s+(?:to|by|in|on|at|for|earlier|before|yesterday|today)\b)|because|since|"
-    r"as\s+she|as\s+he|in\s+view\s+of)\b",
+    r"as\s+she|as\s+he|in\s+view\s+of)\b"
+    # "tTG-IgA — for the no-biopsy route it must be >= 10x ULN", "ferritin — those decide whether she can skip
+    # endoscopy": a dash that opens an explanation; what follows is the reason, not more requests
+    r"|\s*[—–]\s*(?=(?:those|these|this|that|it|they|for|so|as|which|because|since)\b)",
+    re.I,
+)
+# "Can we chase the ACTH and renin I asked for?", "I still need the X": a reminder of an earlier request
+_CHASE = re.compile(
+    r"\b(?:chase|chasing|still\s+(?:need|waiting|awaiting|want|outstanding|pending)|(?:I|we)\s+asked\s+for|"
+    r"asked\s+(?:for\s+)?(?:earlier|before|yesterday)|(?:is|are)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+back\b|any\s+news)",
     re.I,
 )
 _ANAPHORA = re.compile(r"^\s*(?:it|this|that|these|those|the\s+(?:result|test|report|sample|value))\b", re.I)
@@ -279,14 +288,17 @@ _FULL_DRUG_LIST = re.compile(
     re.I,
 )
 _PREVENTIVE_TERMS = {"vaccination"}
-# Routine preventive care asked about without naming a case fact ("Is he up to date with bowel
-# cancer screening?", "Has she had her flu jab?"): not inquiry about this presentation.
+# Routine preventive care and health maintenance asked about without naming a case fact ("Is he up
+# to date with bowel cancer screening?", "Has she had her flu jab?", "Is his MMR up to date?", "When
+# did he last see a dentist?", "Has he had a prostate check?"): not inquiry about this presentation.
 _PREVENTIVE_CARE = re.compile(
-    r"\b(?:up\s+to\s+date\s+(?:with|on)|vaccin\w*|immuni[sz]\w*|jabs?|boosters?|"
-    r"(?:bowel|colorectal|cervical|breast|prostate|lung|cancer)\s+(?:cancer\s+)?screening|smear\s+tests?|"
-    r"mammogra\w*)\b",
+    r"\b(?:up\s+to\s+date\s+(?:with|on)|vaccin\w*|immuni[sz]\w*|jabs?|boosters?|MMR|(?:flu|shingles)\s+shots?|"
+    r"(?:bowel|colorectal|cervical|breast|prostate|lung|cancer|retinal|diabetic\s+eye|eye|AAA|aortic)\s+"
+    r"(?:cancer\s+)?screening|smear\s+tests?|cervical\s+smears?|mammogra\w*|dent(?:al|ist)\w*|"
+    r"(?:prostate|routine|annual|health|well[\s-]?man|well[\s-]?woman)\s+check(?:[\s-]?ups?|s)?|check[\s-]?ups?)\b",
     re.I,
 )
+_EXAMINE_WORD = re.compile(r"(?:re-?)?examin(?:e|ation)", re.I)
 # Coordinating care for this presentation is pertinent: involving a specialist or team ("Please page
 # the thrombectomy team", "Would the endoscopist be able to treat it today?"), collateral history
 # ("Anything else from the husband?"), checking records or sample identity ("go through the
@@ -730,11 +742,20 @@ class QuestionReader:
         }
 
     def _unmatched_investigation(self, text: str) -> str | None:
-        """An investigation named in ``text`` that is not part of any case-fact mention."""
+        """An investigation named in ``text`` that is not part of any case-fact mention.
+
+        "Examine"/"examination" is the act of eliciting a sign, not a test of its own: when the
+        question names an examination finding of the case ("examine his tendons for xanthomata"),
+        the word asks for that finding, so it is not a new investigation."""
         text = _RATIONALE.split(text, maxsplit=1)[0]
         hits = fact_mentions(self.know, text)
         spans = [(h.start, h.end) for h in hits] + [(m.start(), m.end()) for m in _EXAM_FINDINGS.finditer(text)]
+        names_exam_fact = any(
+            h.kind == "fact" and self.know.fact(h.item_id).category == FactCategory.exam for h in hits
+        )
         for m in _INVESTIGATION.finditer(text):
+            if names_exam_fact and _EXAMINE_WORD.fullmatch(m.group(0)):
+                continue
             if not any(a <= m.start() and m.end() <= b for a, b in spans) and not (
                 _LIVER_PANEL.fullmatch(m.group(0)) and (
                     any(a < m.end() and m.start() < b for a, b in spans) or panel_targets(m.group(0), self.know)
@@ -810,8 +831,16 @@ class QuestionReader:
                 elif score >= STEP_OVERLAP:
                     d.relevant = True
                     reasons.append(f"shares {int(score)} content words with a gold next step")
+                elif fam:
+                    reasons.append("family history of a condition that is not a case diagnosis: not relevant")
                 else:
-                    reasons.append("targets nothing in the case or its next steps: not relevant")
+                    # A request is pertinent unless it is plainly about something else: physicians
+                    # label almost every question a clinician asks as pertinent (473 of 496 in the
+                    # labelled sets), and the ones they do not are routine health maintenance (caught
+                    # above) or a relative's unrelated illness. Requiring a positive match instead
+                    # called "Could we add an FeNO?" or "Was the polyp site tattooed?" irrelevant.
+                    d.relevant = True
+                    reasons.append("names no case fact but is not routine preventive care: pertinent by default")
             new_test = self._unmatched_investigation(r.text)
             serial = bool(not r.confirm and r.targets and _SERIAL.search(r.text))
             if serial and r.targets <= serial_asked:
@@ -859,6 +888,15 @@ class QuestionReader:
                 ):
                     d.redundant = True
                     reasons.append(f"asks again for investigation(s) requested earlier {sorted(inv)}")
+                elif not r.targets and _CHASE.search(r.text) and (
+                    prev_q := next(
+                        (p for p in asked_text
+                         if p.turn < r.turn and not p.targets and _content_words(p.text) & _content_words(r.text)),
+                        None,
+                    )
+                ) is not None:
+                    d.redundant = True
+                    reasons.append(f"chases what {prev_q.decision.id} asked for in an earlier turn")
                 elif not r.targets:
                     norm = _norm(r.text)
                     words = _content_words(r.text)

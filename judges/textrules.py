@@ -72,7 +72,7 @@ REQUEST_LEADIN_RX = re.compile(
 # like a lead-in, its list items are questions and the list ends at the first non-bullet line.
 REQUEST_HEADING_RX = re.compile(
     r"^(?:(?:please|to)\s+(?:arrange|send|order|check|obtain|request|organi[sz]e|get|do|confirm)"
-    r"(?:\s+(?:urgently|now|next|the\s+following))?|what\s+(?:i|we)\s+(?:need|want|would\s+like)"
+    r"(?:\s+(?:urgently|now|next|the\s+following))?|what\s+(?:i|we)\s+(?:still\s+|also\s+)?(?:need|want|would\s+like)"
     r"(?:\s+(?:now|next|first|to\s+know))?|(?:i|we)\s+(?:need|would\s+like)(?:\s+(?:now|next|first))?)$",
     re.I,
 )
@@ -150,6 +150,14 @@ def segment_reply(text: str) -> list[Segment]:
         body_start = 0
         heading = None
         m = _INLINE_HEADING.match(line)
+        if (m is None or heading_section(m.group(1)) is None) and REQUEST_HEADING_RX.match(
+            re.sub(r"[*_#]+", "", line).strip().rstrip(":").strip()
+        ) and _next_is_bullet(text, pos):
+            # "**What I need to know:**" over a numbered list: the colon inside the bold makes the line
+            # look like an inline label, but it is a request heading whose items are the questions
+            section, leadin = "questions", True
+            prev_blank = False
+            continue
         if m:
             sec = heading_section(m.group(1))
             if sec is not None:
