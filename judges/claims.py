@@ -232,6 +232,33 @@ _CRITERION = re.compile(
 )
 
 
+_TIME_UNITS = ("h", "d", "wk", "y", "min")
+_REPORT_VERB = re.compile(r"\b(?:shows?|showed|reveals?|revealed|demonstrat\w+|with|finds?|found|confirms?|"
+                          r"consistent\s+with)\b", re.I)
+
+
+def _names_a_finding(fact: Fact, said: str) -> bool:
+    """Whether an alias of a test is one of its findings ("extreme delta brush" of "EEG shows diffuse
+    slowing with an extreme delta brush pattern"), not another name of the test ("electroencephalogram"):
+    it appears in the report's statement after a reporting verb."""
+    if len(said.split()) < 2 or any(ch.isdigit() for ch in said):
+        return False  # one word ("ovarian", "PiZZ") or a value: too loose to be a finding by itself
+    pos = fact.statement.lower().find(said.lower())
+    return pos > 0 and said.lower() not in fact.name.lower() and bool(_REPORT_VERB.search(fact.statement[:pos]))
+_RELATIVE_WORD = re.compile(r"(?:(?:his|her|their|the|a|an|paternal|maternal|older|younger|elder)\s+)*"
+                            r"(?:father|mother|brother|sister|aunt|uncle|grand\w+|son|daughter|sibling|parent|"
+                            r"cousin|dad|mum|mom)s?(?:'s|’s)?", re.I)
+
+
+def _names_family_condition(f: Fact | None, text: str, mentions) -> bool:
+    """Whether a family-history fact is named by its condition in this sentence ("his father's MI",
+    "premature coronary disease"), not only by a relative ("the brother was 38 at diagnosis"). Then a
+    number beside it (the relative's age) is a detail, and the history itself stays a factual claim."""
+    if f is None or f.category != FactCategory.family:
+        return False
+    return any(i2 == f.id and not _RELATIVE_WORD.fullmatch(text[s2:e2].strip()) for s2, e2, i2, _k, _n in mentions)
+
+
 class ClaimExtractor:
     """Extracts and checks the claims of one reply (see module docstring)."""
 
@@ -517,6 +544,7 @@ class ClaimExtractor:
                     elif f is None or f.value is not None or (
                         not _is_attribute_number(text, q) and _directly_attached(text, q, c.item, mentions)
                         and f.category != FactCategory.imaging  # "CBD 8 mm" leaves the report's findings as claims
+                        and not _names_family_condition(f, text, mentions)  # "father's MI at 44": the age is a detail
                         and not self._dose_of_drug(c)  # "warfarin 4 mg daily": the drug stays a claim too
                     ):
                         numeric_items.add(c.item)  # the number is the claim about that item
@@ -539,7 +567,8 @@ class ClaimExtractor:
                     c.kind == "factual" and c.span.start <= seg.start + s < c.span.end for c in claims[first_new:]
                 ):
                     continue  # a general word inside a case-fact claim ("the scan shows no intrauterine pregnancy")
-                if any(
+                fam_condition = _names_family_condition(self.know.matcher.facts.get(item), text, mentions)
+                if not fam_condition and any(
                     c.kind == "numeric" and not self._dose_of_drug(c) and (
                         getattr(self.know.matcher.facts.get(c.item), "value", None) is not None
                         or c.item in time_valued or (
@@ -970,7 +999,12 @@ class ClaimExtractor:
                 return ("supported", f"matches released {f.name} {f.value:g} {f.unit or ''}".strip(), key_value)
             if any(abs(q.value - v) <= 1e-6 * max(1, abs(v)) for v in know.fact_numbers.get(f.id, [])):
                 return ("supported", f"stated in the released {f.name} statement", key_value)
-            if f.value is None:
+            # "low-grade fever ... ten days before": a duration beside a measured finding is how long, not
+            # a misquote of its value (a temperature is never 10 days); it is checked like a value-less fact
+            duration_of_measured = (
+                f.value is not None and q.unit in _TIME_UNITS and normalize_unit(f.unit or "") not in _TIME_UNITS
+            )
+            if f.value is None or duration_of_measured:
                 if q.unit in ("mg", "g", "µg"):
                     # a dose belongs to one drug: "lithium 800 mg" does not support "ibuprofen 800 mg"
                     if self._context_number_near_fact(tc, f, q):
@@ -1067,6 +1101,8 @@ class ClaimExtractor:
             positional = FINDING_RX.search(text[s:e]) or _SELF_RESULT.search(text[s:e]) or FINDING_RX.search(after) or (
                 FINDING_RX.search(before) and re.search(r"\b(?:on|in|at|by|from)\s+(?:the\s+|her\s+|his\s+)?$", before, re.I)
             )
+            if not positional and fact is not None and _names_a_finding(fact, text[s:e]):
+                positional = True  # "extreme delta brush on EEG": an alias that is a finding of the report
             if not (RESULT_RX.search(clause) or neg or positional or re.search(r"\b(?:no|without)\b", clause, re.I)):
                 return None
 

@@ -551,7 +551,49 @@ def _split_aliases(case: Case) -> list[tuple[re.Pattern[str], str]]:
                 rf"\b{adj}(?:,?\s+[a-z]+){{1,2}},?\s+{noun}s?\b|\b{noun}s?\s+(?:(?:is|was|are|were)\s+)?"
                 rf"(?:(?:clearly|easily|markedly|grossly)\s+)?{adj}\b", re.I), f.id))
     taken = {n.lower() for f in case.facts for n in f.all_names}
-    return out + _negated_phrase_aliases(case, taken) + _distinctive_word_aliases(case)
+    return out + _negated_phrase_aliases(case, taken) + _distinctive_word_aliases(case) + _relative_aliases(case)
+
+
+_RELATIVES = (
+    "father", "mother", "brother", "sister", "aunt", "uncle", "grandfather", "grandmother", "son", "daughter",
+    "sibling", "parent", "cousin", "dad", "mum", "mom",
+)
+_RELATIVE_RX = re.compile(rf"\b(?:{'|'.join(_RELATIVES)})s?\b", re.I)
+_FAMILY_FILLER = {
+    "family", "history", "diagnosed", "despite", "never", "drinking", "alcohol", "years", "older", "younger",
+    "paternal", "maternal", "there", "their", "only", "needed", "seventies", "sixties", "fifties", "died",
+    "developed", "premature", "surgery", "disease", "type", *_RELATIVES,
+}
+
+
+def _relative_aliases(case: Case) -> list[tuple[re.Pattern[str], str]]:
+    """A family-history fact named the way clinicians write it: a relative of the statement and its
+    condition in one clause ("his father's MI at 44", "Father T2DM", "mother had colon cancer", "MI
+    in his father"). The condition is a content word of the statement or name, or an equivalent
+    from lexicon.yaml ``family_conditions``; the relative must be one the statement names, so "his
+    brother's asthma" is not the father's heart attack."""
+    table = lexicon_data().get("family_conditions") or {}
+    out = []
+    for f in case.facts:
+        if f.category != FactCategory.family or f.negated:
+            continue
+        text = " ".join([f.statement, *f.all_names])
+        relatives = sorted({m.group(0).lower().rstrip("s") for m in _RELATIVE_RX.finditer(f.statement)})
+        if not relatives:
+            continue
+        terms = {w for w in re.findall(r"[A-Za-z][A-Za-z\-]{3,}", text) if w.lower() not in _FAMILY_FILLER}
+        for phrase, alts in table.items():
+            if phrase.lower() in text.lower():
+                terms.update([phrase, *alts])  # the whole phrase too: "type 2 diabetes" before "type"
+        if not terms:
+            continue
+        rel = rf"(?:(?:paternal|maternal|older|younger|elder)\s+)?(?:{'|'.join(map(re.escape, relatives))})s?(?:'s|’s)?"
+        cond = "|".join(sorted((re.escape(t) for t in terms), key=len, reverse=True))
+        out.append((re.compile(
+            rf"\b{rel}\b[^.;:?!\n]{{0,40}}?\b(?:{cond})\b|\b(?:{cond})\b\s+in\s+(?:(?:his|her|their|the)\s+)?{rel}\b",
+            re.I,
+        ), f.id))
+    return out
 
 
 _COMMON_WORDS = {

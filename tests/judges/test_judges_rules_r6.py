@@ -110,3 +110,36 @@ def test_a_number_and_the_noun_after_it_are_one_numeric_claim():
     r = judge_replies(STEMI, "baseline", ["Inferior STEMI. He has 45 pack-years."])
     smoking = [c for c in r.annotations.claims if c.item == "smoking"]
     assert [(c.kind, c.hallucinated) for c in smoking] == [("numeric", True)]
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("Her mother has T2DM.", True),  # relative of the statement + an equivalent of its condition
+        ("Diabetes in her older brother too.", True),  # condition first
+        ("Her sister has T2DM.", False),  # a relative the statement does not name
+    ],
+)
+def test_a_family_history_is_named_by_a_relative_and_the_condition(text, named):
+    from medgym.judges.context import fact_mentions, knowledge_for
+    from medgym.knowledge_base.case_bank import default_bank
+
+    know = knowledge_for(default_bank().get("obgyn-207-gestational-diabetes"))
+    assert any(h.item_id == "family_dm" for h in fact_mentions(know, text)) is named
+
+
+def test_a_relatives_age_is_a_detail_of_the_family_history_claim():
+    r = judge_replies(STEMI, "baseline", ["Inferior STEMI. His brother's MI at 52 adds to the risk."])
+    fam = sorted((c.kind, c.status) for c in r.annotations.claims if c.item == "family_mi")
+    assert fam == [("factual", "supported"), ("numeric", "supported")]
+
+
+def test_a_duration_beside_a_measured_finding_is_not_a_misquote_of_its_value():
+    r = judge_replies("id-201-pyelonephritis", "baseline", ["Pyelonephritis: fever for 3 days with loin pain."])
+    three = [c for c in r.annotations.claims if c.span.text.startswith("3")]
+    assert three and not any(c.status == "contradicted" for c in three), [(c.status, c.rule) for c in three]
+
+
+def test_an_alias_that_is_a_finding_of_a_report_is_a_result_claim():
+    r = judge_replies("psych-216-anti-nmdar-encephalitis", "I", ["Encephalitis. There is extreme delta brush on the EEG."])
+    assert [(c.item, c.status) for c in r.annotations.claims] == [("eeg", "supported")]
