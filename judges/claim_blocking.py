@@ -195,7 +195,36 @@ def _blocked(
     lead = _TREATMENT_NEED.search(text[:pos])
     if lead and not _LIST_BREAK.search(text[lead.end() : pos]):
         return "recommendation (an item of what the patient needs)"  # "needs admission for monitoring, IV X and Y"
+    if not numeric and _WOULD_SETTLE.match(text[end:c1]) and not _FINITE_BEFORE.search(before):
+        return "a hypothetical result (what would settle the question), not a patient fact"
+    if not numeric and (_TREATMENT_WORD.fullmatch(text[pos:end].strip()) or _TREATMENT_WORD.search(text[pos:end])) and (
+        _MANAGEMENT_CUE.search(_sub_sentence(text, pos))
+    ) and not _RELATIVE_BEFORE.search(before):  # "a mother who needed dialysis" is her history
+        return "a treatment or procedure under management discussion, not a patient fact"
     return None
+
+
+# "a raised ALT or gallstones on ultrasound would settle the cause": the subject of a "would settle /
+# confirm / point to" sentence is a result that has not been seen
+_WOULD_SETTLE = re.compile(
+    r"^[^.;:]{0,60}?\b(?:would|could|might)\s+(?:(?:then|also|really|certainly)\s+)?(?:settle|confirm|support|"
+    r"favou?r|point|suggest|explain|make|mean|clinch|change|help|tip|swing|decide)\b",
+    re.I,
+)
+_FINITE_BEFORE = re.compile(r"\b(?:is|are|was|were|has|had|have|shows?|showed|reveals?|revealed|found|with)\b", re.I)
+# treatments and procedures: "methotrexate ... off the table", "Surgical referral for cholecystectomy", "no antibiotics"
+_TREATMENT_WORD = re.compile(
+    r"\b(?:\w+(?:ectomy|otomy|ostomy|plasty|pexy)|laparoscop\w*|surgery|antibiotics?|methotrexate|thrombolysis|"
+    r"transfusion|dialysis|stent\w*|ERCP)\b",
+    re.I,
+)
+_RELATIVE_BEFORE = re.compile(r"\b(?:father|mother|brother|sister|aunt|uncle|parent|sibling|son|daughter)s?\b", re.I)
+_MANAGEMENT_CUE = re.compile(
+    r"\b(?:needs?|needed|requires?|referr?al|refer|off\s+the\s+table|should|plan(?:ned)?|consider|offer|start|"
+    r"candidate|indicated|warranted|no\s+(?:need|role|indication)|book|list(?:ed)?\s+for|proceed|arrange|give|"
+    r"recommend\w*|would\s+(?:go|favour|opt|avoid|choose))\b",
+    re.I,
+)
 
 
 # a condition named as a hypothesis being weighed, not a patient fact: "removes the tumour worry",

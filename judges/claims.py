@@ -1027,6 +1027,10 @@ class ClaimExtractor:
             key_value = f"{q.value:g}"  # "WCC 18" and "WCC 18 x10^9/L" are the same claim
             if self._context_states_number(tc, name, q):
                 return ("supported", f"the context states {name} {q.value:g}", key_value)
+            if q.unit is not None and normalize_unit(q.unit) not in _TIME_UNITS and self._released_quantity(tc, q):
+                # "a right pneumothorax with the edge 3.2 cm from the wall" when the X-ray report gives 3.2 cm:
+                # the number is the released measurement, named here by the finding rather than the test
+                return ("supported", f"{q.text} equals a released quantity (named by {name})", key_value)
             return ("unsupported", f"no released fact gives {name} (invented value)", key_value)
         # unattached number
         key_value = f"{q.value:g}{q.unit or ''}"

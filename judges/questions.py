@@ -362,6 +362,15 @@ _INDIRECT_ASK = re.compile(
     r"\bit(?:'s|\s+is)\s+worth\s+(?:checking|asking|sending|getting|confirming)\b",
     re.I,
 )
+# Terse and trailing asks: "Still waiting on the CRP — please chase it", "Pls clarify LMP w/ pt", "would like
+# neurosurgery to review today" (note style without a subject)
+_TERSE_ASK = re.compile(
+    r"[—–]\s*(?:(?:and|so)\s+)?(?:please|pls|plz)\s+(?:(?:can|could)\s+(?:someone|you|we)\s+)?"
+    r"(?!note\b|be\s+aware\b|bear\b|remember\b|see\s+(?:above|below)\b|disregard\b|ignore\b|excuse\b|forgive\b)[a-z]{3,}\b|"
+    r"[—–]\s*(?:can|could)\s+(?:we|you|someone)\s+[a-z]{3,}\b|"
+    r"^\W*(?:(?:and|so|also)\s+)?(?:pls|plz)\s+[a-z]{3,}\b|^\W*(?:would|'d)\s+(?:also\s+)?like\b",
+    re.I,
+)
 _PLEASE_RE_VERB = re.compile(r"^\W*(?:(?:and|so|also|then)\s+)?please\s+(?:also\s+|now\s+)?re-[a-z]{3,}\b", re.I)
 # "Please re-measure BP in both arms": measuring the contradicted item again
 _RECHECK = re.compile(r"\bre-?(?:measure|take|assess|examine|evaluate|do|count|weigh)\b|\bmeasure\b[^.?]{0,40}\bagain\b", re.I)
@@ -455,7 +464,7 @@ def is_request(seg: Segment) -> tuple[bool, str]:
     ends_q = text.endswith("?")
     if ends_q and _HYPOTHESIS_Q.match(text):
         return False, "a rhetorical diagnostic hypothesis ('could this be X?'), not a request"
-    cue = QUESTION_RX.search(text) or _PLEASE_RE_VERB.match(text) or _INDIRECT_ASK.search(text)
+    cue = QUESTION_RX.search(text) or _PLEASE_RE_VERB.match(text) or _INDIRECT_ASK.search(text) or _TERSE_ASK.search(text)
     if not ends_q and not cue:
         return False, ""
     if (

@@ -72,8 +72,8 @@ REQUEST_LEADIN_RX = re.compile(
 # like a lead-in, its list items are questions and the list ends at the first non-bullet line.
 REQUEST_HEADING_RX = re.compile(
     r"^(?:(?:please|to)\s+(?:arrange|send|order|check|obtain|request|organi[sz]e|get|do|confirm)"
-    r"(?:\s+(?:urgently|now|next|the\s+following))?|what\s+(?:i|we)\s+(?:still\s+|also\s+)?(?:need|want|would\s+like)"
-    r"(?:\s+(?:now|next|first|to\s+know))?|(?:i|we)\s+(?:need|would\s+like)(?:\s+(?:now|next|first))?)$",
+    r"(?:\s+(?:urgently|now|next|the\s+following))?|what\s+(?:i|we)(?:\s+(?:still\s+|also\s+)?(?:need|want|would\s+like)|(?:'d|’d)\s+(?:also\s+)?like)"
+    r"(?:\s+(?:now|next|first|to\s+(?:know|check|order|do|see)))?|(?:i|we)\s+(?:need|would\s+like)(?:\s+(?:now|next|first))?)$",
     re.I,
 )
 # A looser lead-in: a short sentence ending with ":" that holds a request cue anywhere ("What I

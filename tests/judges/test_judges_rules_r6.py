@@ -143,3 +143,62 @@ def test_a_duration_beside_a_measured_finding_is_not_a_misquote_of_its_value():
 def test_an_alias_that_is_a_finding_of_a_report_is_a_result_claim():
     r = judge_replies("psych-216-anti-nmdar-encephalitis", "I", ["Encephalitis. There is extreme delta brush on the EEG."])
     assert [(c.item, c.status) for c in r.annotations.claims] == [("eeg", "supported")]
+
+
+# ---- round 7 (after the batch-9/10 error analysis) ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("Still no ESR back — please chase it.", True),  # the ask after a dash
+        ("I'm still waiting for the fundoscopy — could someone do it?", True),
+        ("Pls check temporal artery US.", True),  # note-style "pls"
+        ("would like rheumatology to see her today.", True),  # a note without its subject
+        ("Still waiting for the ESR.", False),  # a result outstanding is not a new ask
+        ("Jaw claudication — please note it started last week.", False),
+    ],
+)
+def test_terse_and_trailing_asks(text, asks):
+    from medgym.judges.questions import is_request
+
+    assert is_request(segment_reply(text)[0])[0] is asks
+
+
+def test_a_what_id_like_heading_opens_a_question_list():
+    segs = segment_reply("Probable GCA.\n\n## What I'd like to check\n\n1. ESR\n2. Temporal artery ultrasound\n")
+    assert [s.text for s in segs if s.section == "questions"] == ["ESR", "Temporal artery ultrasound"]
+
+
+@pytest.mark.parametrize(("text", "unit"), [("71F, new headache", None), ("Temp 101F", "°f"), ("T 38.5C", "°c")])
+def test_age_and_sex_shorthand_is_not_a_temperature(text, unit):
+    from medgym.text.numbers import find_quantities
+
+    assert find_quantities(text)[0].unit == unit
+
+
+def test_a_number_named_by_a_finding_is_supported_when_it_equals_a_released_quantity():
+    r = judge_replies(
+        "pulm-101-primary-spontaneous-pneumothorax", "baseline",
+        ["The film shows a right pneumothorax with the edge 3.2 cm from the chest wall."],
+    )
+    rim = [c for c in r.annotations.claims if c.span.text.startswith("3.2")]
+    assert rim and all(c.status == "supported" for c in rim), [(c.item, c.status, c.rule) for c in rim]
+
+
+@pytest.mark.parametrize(
+    ("text", "blocked"),
+    [
+        ("A raised CRP or a halo sign on ultrasound would settle it.", True),  # hypothetical results
+        ("Urgent referral for a temporal artery biopsy and no antibiotics.", True),  # management
+        ("Surgical referral for cholecystectomy.", True),
+        ("Her mother needed dialysis in her seventies.", False),  # family history, not management
+    ],
+)
+def test_hypothetical_results_and_treatments_under_discussion_are_not_claims(text, blocked):
+    from medgym.judges.claim_blocking import _blocked
+
+    word = {"A raised": "halo sign", "Urgent": "antibiotics", "Surgical": "cholecystectomy", "Her mother": "dialysis"}
+    w = next(v for k, v in word.items() if text.startswith(k))
+    s = text.index(w)
+    assert (_blocked(text, s, s + len(w), objective=False) is not None) is blocked

@@ -151,6 +151,9 @@ _SCORE_RE = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d)?[+-]?)\s*/\s*(3|4|5|10|15|10
 _PAIR_RE = re.compile(r"(?<![\w.])(\d{2,3})\s*/\s*(\d{2,3})(\s*mm\s?hg)?(?![\w/])", re.IGNORECASE)
 
 
+_PLAUSIBLE_TEMP = {"°f": (86.0, 113.0), "°c": (30.0, 45.0)}
+
+
 def find_quantities(text: str) -> list[Quantity]:
     """Every number in ``text`` with the unit that follows it, if any.
 
@@ -181,9 +184,13 @@ def find_quantities(text: str) -> list[Quantity]:
         except ValueError:
             continue
         upper = parse_number(m.group("num2")) if m.group("num2") else None
-        out.append(
-            Quantity(val, normalize_unit(m.group("unit")), m.start(), m.end(), m.group(0).strip(), upper)
-        )
+        unit = normalize_unit(m.group("unit"))
+        raw = (m.group("unit") or "").strip()
+        if raw in ("F", "f", "C", "c") and not _PLAUSIBLE_TEMP[unit][0] <= val <= _PLAUSIBLE_TEMP[unit][1]:
+            # "34F w/ headache", "26F G1P0": age and sex in note shorthand, not a temperature; a bare
+            # letter is a temperature unit only for a body temperature ("101F", "38.5C")
+            unit = None
+        out.append(Quantity(val, unit, m.start(), m.end(), m.group(0).strip(), upper))
     out.sort(key=lambda q: q.start)
     return out
 
