@@ -32,7 +32,8 @@ _HEADINGS: list[tuple[Section, re.Pattern[str]]] = [
         re.I)),
     ("plan", re.compile(
         r"^(?:(?:recommended\s+|suggested\s+|immediate\s+)?next\s+steps|plan|management(?:\s+plan)?|"
-        r"recommendations?|treatment|follow[\s-]?up(?:\s+plan)?|recommended\s+management)$", re.I)),
+        r"recommendations?|recommended|treatment|follow[\s-]?up(?:\s+plan)?|recommended\s+management|"
+        r"actions?|to\s+do|disposition)$", re.I)),
     ("questions", re.compile(
         r"^(?:questions?|(?:further|additional|more)\s+(?:information|questions|tests|investigations|history)"
         r"(?:\s+(?:needed|required|requested|i\s+would\s+like))?|information\s+(?:needed|required|requested)|"

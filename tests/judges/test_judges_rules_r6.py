@@ -202,3 +202,8 @@ def test_hypothetical_results_and_treatments_under_discussion_are_not_claims(tex
     w = next(v for k, v in word.items() if text.startswith(k))
     s = text.index(w)
     assert (_blocked(text, s, s + len(w), objective=False) is not None) is blocked
+
+
+def test_a_recommended_label_opens_the_plan():
+    segs = segment_reply("Final diagnosis: GCA.\n\nRecommended: prednisolone 60 mg, ESR in 3–6 weeks.")
+    assert segs[-1].section == "plan"
