@@ -167,9 +167,13 @@ _NORMAL_STOP = {"are", "is", "the", "and", "or", "with", "was", "were", "her", "
 def _near_in_statement(statement: str, mention: str, word: str, span: int = 60) -> bool:
     """Whether ``word`` is said of the mentioned finding in the statement (within ``span`` chars)."""
     head = mention.split()[-1][:6] if mention.split() else mention
-    for m in re.finditer(re.escape(head), statement, re.I):
-        if re.search(rf"\b{word}\b", statement[max(0, m.start() - span) : m.end() + span], re.I):
-            return True
+    heads = [head]
+    if len(head) >= 5 and not re.search(re.escape(head), statement, re.I):
+        heads.append(head[:4])  # British/American spelling: "goiter" for the statement's "goitre"
+    for h in heads:
+        for m in re.finditer(re.escape(h), statement, re.I):
+            if re.search(rf"\b{word}\b", statement[max(0, m.start() - span) : m.end() + span], re.I):
+                return True
     return False
 
 

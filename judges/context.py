@@ -478,12 +478,22 @@ def fact_mentions(know: CaseKnowledge, text: str, kinds: tuple[str, ...] = ("fac
     return list(out)
 
 
+# a noun after a bare head word that makes it the specimen or subject of another test
+_ATTRIBUTIVE_TEST = re.compile(
+    r"\s+(?:pregnancy|protein|PCR|ACR|PCR|tests?|microscopy|cultures?|dipstick|samples?|specimens?|output|"
+    r"osmolality|sodium|potassium|drug\s+screen|toxicology|electrophoresis|cytology|studies|levels?)\b",
+    re.I,
+)
+
+
 def _fact_mentions(know: CaseKnowledge, text: str, kinds: tuple[str, ...]) -> list[FactHit]:
     out = [FactHit(m.start, m.end, m.item_id, m.kind, m.text) for m in know.matcher.mentions(text, kinds)]  # type: ignore[arg-type]
     if "fact" in kinds and know.head_lexicon is not None:
         for s, e, hits in know.head_lexicon.find(text):
             if any(o.start < e and s < o.end for o in out):
                 continue
+            if _ATTRIBUTIVE_TEST.match(text[e : e + 30]):
+                continue  # "urine pregnancy test", "urine PCR": the head noun names a specimen, not the finding
             for item, _k in hits:
                 out.append(FactHit(s, e, item, "fact", text[s:e]))
     if "fact" in kinds:

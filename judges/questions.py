@@ -491,7 +491,8 @@ def is_request(seg: Segment) -> tuple[bool, str]:
 
 # "I'd like an MRI, and please let the MDT know": two requests joined in one sentence
 _JOINED_REQUEST = re.compile(
-    r"(?:,|;)\s*(?:and\s+|but\s+)?(?=(?:please\b|(?:I|we)(?:'d|\s+would)\s+(?:also\s+|still\s+)?(?:like|want)\b|"
+    r"(?:,|;)\s*(?:and\s+|but\s+)?(?=(?:please\b|(?:I|we)(?:'d|\s+would)\s+(?:also\s+|still\s+)?"
+    r"(?:like|want|check|order|send|add|request|arrange)\b|"
     r"(?:could|can)\s+(?:we|you)\b))",
     re.I,
 )

@@ -39,7 +39,7 @@ _HEADINGS: list[tuple[Section, re.Pattern[str]]] = [
         r"(?:\s+(?:needed|required|requested|i\s+would\s+like))?|information\s+(?:needed|required|requested)|"
         r"requests?|tests?\s+(?:to\s+order|requested|i\s+would\s+order)|investigations?(?:\s+(?:needed|"
         r"requested|to\s+order|i\s+would\s+request))?|i\s+would\s+like(?:\s+to\s+know)?|what\s+i\s+need|"
-        r"outstanding(?:\s+information)?|orders?|"
+        r"outstanding(?:\s+information)?|orders?|needs?(?:\s+(?:now|next|urgently|today|first))?|"
         r"(?:(?:suggested|proposed|initial|further|recommended|planned)\s+)?"
         r"(?:workup|work-up|work\s+up|investigations|tests|bloods))$", re.I)),
     ("differential", re.compile(
@@ -86,6 +86,12 @@ LEADIN_CUE_RX = re.compile(
     r"can\s+(?:you|we|someone)|would\s+you|(?:tell|let)\s+me)\b",
     re.I,
 )
+# "Three bloods, today if possible:", "Two scans first:": a count of tests introducing their list
+LEADIN_TESTS_RX = re.compile(
+    r"^\W*(?:(?:one|two|three|four|five|a\s+few|some|\d)\s+)?(?:more\s+|further\s+|urgent\s+|quick\s+)?"
+    r"(?:bloods|blood\s+tests|tests|investigations|labs|scans|things\s+to\s+(?:check|do|send))\b[^:.?]{0,40}:\s*$",
+    re.I,
+)
 _NOT_LEADIN_RX = re.compile(r"\b(?:evidence|findings|features|shows?|showed|reveals?|differential|diagnos[ie]s)\b", re.I)
 
 
@@ -94,7 +100,7 @@ def is_request_leadin(sentence: str) -> bool:
     text = sentence.strip()
     if not text.endswith(":"):
         return False
-    if REQUEST_LEADIN_RX.match(text):
+    if REQUEST_LEADIN_RX.match(text) or LEADIN_TESTS_RX.match(text):
         return True
     return len(text.split()) <= 25 and bool(LEADIN_CUE_RX.search(text)) and not _NOT_LEADIN_RX.search(text)
 

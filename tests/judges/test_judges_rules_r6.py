@@ -207,3 +207,39 @@ def test_hypothetical_results_and_treatments_under_discussion_are_not_claims(tex
 def test_a_recommended_label_opens_the_plan():
     segs = segment_reply("Final diagnosis: GCA.\n\nRecommended: prednisolone 60 mg, ESR in 3–6 weeks.")
     assert segs[-1].section == "plan"
+
+
+# ---- round 8 (after the batch-11/12 error analysis) ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("reply", "items"),
+    [
+        ("Impression: GCA.\nNeed: ESR; temporal artery US.", ["ESR;", "temporal artery US."]),  # subjectless "Need:"
+        ("Probable GCA.\nNeed now:\n- ESR\n- fundoscopy", ["ESR", "fundoscopy"]),
+        ("Probable GCA.\n\nTwo bloods, today if possible:\n1. ESR\n2. CRP", ["ESR", "CRP"]),  # a count of tests
+    ],
+)
+def test_subjectless_need_headings_and_counted_test_lead_ins_open_question_lists(reply, items):
+    assert [s.text for s in segment_reply(reply) if s.section == "questions"] == items
+
+
+def test_a_second_ask_after_a_comma_is_its_own_question():
+    from medgym.judges.questions import split_joined_requests
+
+    seg = segment_reply("Please chase the ESR, I'd also check a CK and TSH for other causes.")[0]
+    assert [p.text for p in split_joined_requests(seg)][-1] == "I'd also check a CK and TSH for other causes."
+
+
+def test_a_head_noun_naming_a_specimen_is_not_the_finding():
+    from medgym.judges.context import fact_mentions, knowledge_for
+    from medgym.knowledge_base.case_bank import default_bank
+
+    know = knowledge_for(default_bank().get("rheum-205-lupus-nephritis"))
+    assert not any(h.item_id == "frothy_urine" for h in fact_mentions(know, "a urine pregnancy test please"))
+
+
+def test_a_quality_against_the_report_is_found_across_british_and_american_spelling():
+    r = judge_replies("endo-103-graves-disease", "baseline", ["Thyroiditis: the tender goiter points that way."])
+    goitre = [c for c in r.annotations.claims if c.item == "goitre"]
+    assert goitre and goitre[0].status == "contradicted", [(c.status, c.rule) for c in goitre]
