@@ -741,6 +741,10 @@ class ClaimExtractor:
         att = _attach(text, q, qs, ment, attached, self._unit_ok)
         if _AGE_AFTER.match(text[q.end : q.end + 15]) or _AGE_BEFORE.search(text[max(0, q.start - 8) : q.start]):
             att = None  # the patient's age, checked against the context like any unattached number
+        if att is not None and normalize_unit(q.unit or "") in _TIME_UNITS:
+            f_att = self.know.matcher.facts.get(att[0])
+            if f_att is not None and f_att.value is not None and normalize_unit(f_att.unit or "") not in _TIME_UNITS:
+                att = None  # "six years of stable INRs": how long, never the INR itself
         if att is not None and _DURATION_AFTER.match(text[q.end : q.end + 15]):
             f_att = self.know.matcher.facts.get(att[0])
             if f_att is not None and f_att.value is not None and normalize_unit(f_att.unit) not in ("h", "d", "wk", "y"):

@@ -243,3 +243,9 @@ def test_a_quality_against_the_report_is_found_across_british_and_american_spell
     r = judge_replies("endo-103-graves-disease", "baseline", ["Thyroiditis: the tender goiter points that way."])
     goitre = [c for c in r.annotations.claims if c.item == "goitre"]
     assert goitre and goitre[0].status == "contradicted", [(c.status, c.rule) for c in goitre]
+
+
+def test_a_duration_is_never_the_value_of_a_dimensionless_or_measured_result():
+    r = judge_replies("hema-101-warfarin-clarithromycin", "O+I", ["Interaction. Six years of stable INRs before this."])
+    six = [c for c in r.annotations.claims if c.span.text.lower().startswith("six")]
+    assert not any(c.item == "inr" for c in six), [(c.item, c.status, c.rule) for c in six]
