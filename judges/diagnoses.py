@@ -79,6 +79,12 @@ _PICTURE_BEFORE = re.compile(
     r"compatible)\s+with)\s+(?:(?:an?|the)\s+)?(?:[\w\-]+\s+){0,1}$",
     re.I,
 )
+# "This looks like euglycaemic DKA", "It sounds most like X": the clinician's reading of the case
+_LOOKS_LIKE_BEFORE = re.compile(
+    r"\b(?:this|it|the\s+(?:picture|presentation|story))\s+(?:looks|sounds|reads)\s+(?:most\s+|very\s+much\s+|much\s+more\s+)?"
+    r"like\s+(?:an?\s+|the\s+)?(?:\*\*)?$",
+    re.I,
+)
 _RULE_OUT_BEFORE = re.compile(r"\b(?:rule\s+out|to\s+exclude|exclude|excluding\s+need)\s+(?:\w+\s+){0,3}$", re.I)
 _DEFINITIVE_AFTER = re.compile(
     r"^[^.;]{0,30}?\b(?:is\s+confirmed|confirmed|(?:is|remains)\s+(?:the|our|my)\s+(?:final\s+)?diagnosis|is\s+certain|"
@@ -123,11 +129,25 @@ _OTHER_DX_GUARDED = [
         re.I,
     ),
     re.compile(
-        r"\b(?:my|the|our)\s+(?:leading|main|working|top|first)\s+(?:thought|impression|concern|candidate|"
-        r"possibility|suspicion|hypothesis|explanation)\s+(?:is|remains|would\s+be)\s+(?P<dx>[^.;:,\n()\u2014\u2013]{3,60})",
+        r"\b(?:my|the|our)\s+(?:leading|main|working|top|first|most\s+likely|likeliest)\s+(?:thought|impression|concern|"
+        r"candidate|possibility|suspicion|hypothesis|explanation|source|cause|diagnosis)\s+(?:is|remains|would\s+be)\s+"
+        r"(?P<dx>[^.;:,\n()\u2014\u2013]{3,60})",
         re.I,
     ),
     re.compile(r"\bI\s+(?:read|interpret|see)\s+(?:this|that|it)\s+as\s+(?P<dx>[^.;:,\n()\u2014\u2013]{3,60})", re.I),
+    # "I'm most concerned about a new structural lesion", "my main worry is X"
+    re.compile(
+        r"\b(?:I'?m|I\s+am|we\s+are|we'?re)\s+(?:most\s+|more\s+|particularly\s+|very\s+|really\s+)?(?:concerned|worried)\s+"
+        r"(?:about|for)\s+(?P<dx>[^.;:,\n()\u2014\u2013]{3,60})",
+        re.I,
+    ),
+    # "... that the pill interaction is the most likely explanation": the subject of a ranking
+    re.compile(
+        r"(?:^|[,;:]\s*|\bthat\s+|\b(?:so|and|but)\s+)(?P<dx>(?:the\s+|an?\s+)?[A-Za-z][^.;:,\n()\u2014\u2013]{2,50}?)\s+"
+        r"(?:is|remains)\s+(?:still\s+)?(?:the|my)\s+(?:most\s+likely|likeliest|best|leading|main)\s+"
+        r"(?:explanation|diagnosis|cause|candidate|fit)\b",
+        re.I,
+    ),
 ]
 # a diagnosis-shaped noun phrase: ends in a disease word or suffix
 _DX_SHAPED = re.compile(
@@ -137,7 +157,8 @@ _DX_SHAPED = re.compile(
     re.I,
 )
 _DX_TRIM = re.compile(
-    r"^(?:probable|probably|likely|most\s+likely|possible|suspected|presumed|definite|acute\s+)?\s*|"
+    r"^(?:(?:still|now|again|definitely|clearly|certainly)\s+)?(?:probable|probably|likely|most\s+likely|possible|"
+    r"suspected|presumed|definite|acute\s+)?\s*|"
     r"\s+(?:secondary\s+to|due\s+to|caused\s+by|from|with|given|because|based\s+on|supported\s+by)\b.*$",
     re.I,
 )
@@ -156,7 +177,8 @@ _REPORTED_BEFORE = re.compile(
     re.I,
 )
 _MODAL_EXCLUDE = re.compile(
-    r"\b(?:must|should|needs?\s+to|need\s+to|has\s+to|have\s+to|to)\s+be\s+(?:\w+\s+)?(?:excluded|ruled\s+out)|"
+    r"\b(?:must|should|needs?\s+to|need\s+to|has\s+to|have\s+to|to)\s+be\s+(?:\w+\s+)?(?:excluded|ruled\s+out|"
+    r"considered|borne\s+in\s+mind|kept\s+in\s+mind)|"
     r"\bneeds?\s+(?:excluding|ruling\s+out)",
     re.I,
 )
@@ -480,7 +502,10 @@ _MAIN_DX_BEFORE = re.compile(r"\b(?:main|principal|primary|overall|unifying|unde
 # because ..."), it is not a diagnosis stated flatly as a line of its own
 _VERB_AFTER = re.compile(
     r"^\s*(?:has|have|had|is|are|was|were|remains?|needs?|must|should|can|could|may|might|would|will|stays?|"
-    r"seems?|looks?|appears?|does|did|do|cannot|can't|won't|isn't)\b",
+    r"seems?|looks?|appears?|does|did|do|cannot|can't|won't|isn't)\b"
+    # "Starvation ketosis alone rarely drops the bicarbonate": the subject of a statement about it
+    r"|^\s*(?:alone|itself|by\s+itself|on\s+its\s+own|per\s+se)?\s*(?:rarely|never|seldom|usually|typically|often|"
+    r"always|generally|commonly|classically|alone)\s+[a-z]+s?\b",
     re.I,
 )
 
@@ -545,6 +570,7 @@ def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_d
         or _FRONT_RUNNER_AFTER.match(text[end : end + 60])
         or _MAIN_DX_BEFORE.search(before_sent[-70:])
         or _PICTURE_BEFORE.search(before_clause)
+        or _LOOKS_LIKE_BEFORE.search(before_clause)
     ):
         if POSSIBLE_DX_RX.search(before_clause[-25:]) and not PROBABLE_DX_RX.search(before_clause):
             return "possible"
@@ -761,6 +787,11 @@ def _other_diagnosis(
     if len(name) < 3 or _NOT_A_DX_NAME.match(name):
         return None
     matched = _semantic_dx(name, know) if semantic else None
+    full = raw.strip(" .,:;-*_")
+    if matched is None and semantic and full != name and len(full.split()) <= 14:
+        # the trimmed head ("breakthrough seizures") can miss a case diagnosis that the whole phrase
+        # names ("breakthrough seizures from the combined pill lowering her lamotrigine")
+        matched = _semantic_dx(full, know)
     stance = "definitive" if final_line else "probable"
     if (
         stance == "probable"
@@ -818,6 +849,8 @@ _GENERIC_QUALIFIERS = {
     "presumed", "definite", "confirmed", "left", "right", "bilateral", "unilateral", "true", "real", "clinical",
     "significant", "recurrent", "first", "second", "complete", "partial", "frank", "overt", "active", "classic",
     "typical", "atypical", "florid", "established", "impending", "full", "full-blown", "this", "that", "with",
+    # sentence adverbs before a bare name ("Still torsion:", "Clearly pneumothorax")
+    "still", "now", "again", "definitely", "clearly", "certainly", "probably", "most", "very",
 }
 
 

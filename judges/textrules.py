@@ -25,7 +25,8 @@ Section = str  # "body" | "diagnosis" | "evidence" | "plan" | "questions" | "dif
 _HEADINGS: list[tuple[Section, re.Pattern[str]]] = [
     ("diagnosis", re.compile(
         r"^(?:final(?:\s+working)?\s+diagnosis|working\s+diagnosis|(?:most\s+likely|leading|provisional)\s+"
-        r"diagnosis|diagnosis|assessment|(?:working|clinical|initial|current|overall)?\s*impression)$", re.I)),
+        r"diagnosis|diagnosis|assessment|(?:working|clinical|initial|current|overall)?\s*impression|"
+        r"most\s+likely(?:\s+(?:cause|explanation))?|likely\s+diagnosis)$", re.I)),
     ("evidence", re.compile(
         r"^(?:(?:supporting|key|main|clinical)\s+)?(?:evidence|findings|features)(?:\s+(?:supporting|for)\b.*)?$|"
         r"^(?:rationale|reasoning|justification|basis|why|supporting\s+data|evidence\s+from\s+this\s+case.*)$",
@@ -36,7 +37,8 @@ _HEADINGS: list[tuple[Section, re.Pattern[str]]] = [
         r"actions?|to\s+do|disposition)$", re.I)),
     ("questions", re.compile(
         r"^(?:questions?|(?:further|additional|more)\s+(?:information|questions|tests|investigations|history)"
-        r"(?:\s+(?:needed|required|requested|i\s+would\s+like))?|information\s+(?:needed|required|requested)|"
+        r"(?:\s+(?:needed|required|requested|i\s+would\s+like|i'd\s+like|i\s+need|we\s+need))?|"
+        r"information\s+(?:needed|required|requested)|"
         r"requests?|tests?\s+(?:to\s+order|requested|i\s+would\s+order)|investigations?(?:\s+(?:needed|"
         r"requested|to\s+order|i\s+would\s+request))?|i\s+would\s+like(?:\s+to\s+know)?|what\s+i\s+need|"
         r"outstanding(?:\s+information)?|orders?|needs?(?:\s+(?:now|next|urgently|today|first))?|"
@@ -52,7 +54,9 @@ _HEADINGS.append(("body", re.compile(
     r"^(?:notes?|nb|n\.b\.|comments?|caveats?|caution|limitations?|uncertaint(?:y|ies)|remarks?|"
     r"important|please\s+note|conflict(?:ing)?(?:\s+[a-z]+){0,2}|discrepanc(?:y|ies)(?:\s+[a-z]+){0,2}|"
     r"unverified(?:\s+[a-z]+){0,2}|(?:not|un)\s*confirmed(?:\s+[a-z]+){0,2})$", re.I)))
-_INLINE_HEADING = re.compile(r"^\s*(?:[-*•]\s*)?(?:\*\*|__)?([A-Za-z][A-Za-z '/\-]{1,60}?)(?:\*\*|__)?\s*:\s*")
+_INLINE_HEADING = re.compile(
+    r"^\s*(?:[-*•]\s*)?(?:\*\*|__)?([A-Za-z][A-Za-z '/\-]{1,60}?)(?:\*\*|__)?\s*:\s*(?:(?<=:)(?:\*\*|__)\s*|(?<=:\s)(?:\*\*|__)\s*)?"
+)  # "**Most likely:** X": the bold may close after the colon
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)]|\(\d{1,2}\))\s+")  # "-", "1.", "1)", "(1)"
 # A short request sentence ending a line with ":" introduces a list of requests ("I need:",
 # "Please send urgently:", "Please could you tell me:"): the list items are questions, the

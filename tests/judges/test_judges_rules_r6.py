@@ -249,3 +249,74 @@ def test_a_duration_is_never_the_value_of_a_dimensionless_or_measured_result():
     r = judge_replies("hema-101-warfarin-clarithromycin", "O+I", ["Interaction. Six years of stable INRs before this."])
     six = [c for c in r.annotations.claims if c.span.text.lower().startswith("six")]
     assert not any(c.item == "inr" for c in six), [(c.item, c.status, c.rule) for c in six]
+
+
+# ---- round 9 (after the batch-13/14 error analysis) ----------------------------------------------
+
+
+def test_a_bold_label_that_closes_after_its_colon_is_a_heading():
+    segs = segment_reply("**Most likely:** giant cell arteritis.")
+    assert (segs[0].section, segs[0].heading, segs[0].text) == ("diagnosis", "Most likely", "giant cell arteritis.")
+
+
+def test_further_information_id_like_heading_opens_a_question_list():
+    segs = segment_reply("Probable GCA.\n\n**Further information I'd like:**\n1. ESR\n2. Fundoscopy")
+    assert [s.text for s in segs if s.section == "questions"] == ["ESR", "Fundoscopy"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "lead"),
+    [
+        ("I'm most concerned about a new structural lesion, so I'd like an MRI.",
+         "new structural brain lesion"),  # a worry slot, matched semantically
+        ("Seizures restarted. The most likely cause is a lamotrigine-contraceptive interaction.",
+         "breakthrough seizures from oestrogen-induced lowering of lamotrigine levels"),
+    ],
+)
+def test_concern_and_most_likely_cause_slots_name_the_leading_diagnosis(reply, lead):
+    from medgym.judges.context import knowledge_for
+    from medgym.judges.diagnoses import reply_diagnoses
+    from medgym.knowledge_base.case_bank import default_bank
+
+    know = knowledge_for(default_bank().get("neur-103-lamotrigine-contraceptive"))
+    assert reply_diagnoses(reply, segment_reply(reply), know, 1, semantic=True).leading == lead
+
+
+def test_a_diagnosis_line_is_matched_semantically_as_a_whole_phrase():
+    from medgym.judges.context import knowledge_for
+    from medgym.judges.diagnoses import reply_diagnoses
+    from medgym.knowledge_base.case_bank import default_bank
+
+    know = knowledge_for(default_bank().get("neur-103-lamotrigine-contraceptive"))
+    reply = "Most likely: breakthrough seizures from the combined pill lowering her lamotrigine."
+    wd = reply_diagnoses(reply, segment_reply(reply), know, 1, semantic=True)
+    assert wd.role == "gold", wd.rule
+
+
+@pytest.mark.parametrize(
+    ("reply", "name", "stance"),
+    [
+        ("Isolated polymyalgia rheumatica alone rarely causes jaw claudication.", "isolated polymyalgia rheumatica",
+         "possible"),  # the subject of a general statement, not a flat call
+        ("Migraine has to be considered given the history.", "migraine", "possible"),
+        ("This looks like giant cell arteritis.", "giant cell arteritis", "probable"),
+    ],
+)
+def test_general_statements_considerations_and_impressions(gca, reply, name, stance):
+    assert _stances(gca, reply)[1][name] == stance
+
+
+def test_a_sentence_adverb_before_a_bare_name_is_not_a_qualifier():
+    from medgym.judges.context import knowledge_for
+    from medgym.judges.diagnoses import reply_diagnoses
+    from medgym.knowledge_base.case_bank import default_bank
+
+    know = knowledge_for(default_bank().get("uro-219-testicular-torsion"))
+    reply = "Still torsion: the Doppler shows absent flow."
+    assert reply_diagnoses(reply, segment_reply(reply), know, 1, semantic=False).role == "gold"
+
+
+def test_stemi_and_nstemi_are_written_forms_of_their_names():
+    from medgym.judges.diagnoses import reworded_forms
+
+    assert "posterior STEMI" in reworded_forms("posterior ST-elevation myocardial infarction")
