@@ -119,6 +119,13 @@ _NOT_A_DX_NAME = re.compile(
     r"not\s+(?:yet\s+)?(?:clear|certain|known|established)|still\s+(?:unchanged|the\s+same|unclear|uncertain|open))\b",
     re.I,
 )
+# "Assessment: 31-year-old G1 at 34 wk with RUQ pain, ...": a one-line case summary under a diagnosis
+# heading, not the name of a diagnosis
+_CASE_SUMMARY = re.compile(
+    r"^\W*(?:\d+\s*(?:-?\s*(?:year|yr|month|week|day)s?[\s-]*old|y/?o\b|yo\b|[FM]\b)|(?:an?\s+)?\d+[\s-]*(?:year|yr)s?\b|"
+    r"(?:this|a|an)\s+(?:\d+[\s-]*(?:year|yr)[\s-]*old\s+)?(?:man|woman|boy|girl|patient|gentleman|lady)\b)",
+    re.I,
+)
 _BARE_DX_LABEL = re.compile(r"^\W*(?:the\s+)?diagnosis\W*[:\-\u2013\u2014]", re.I)
 # patterns whose capture must look like a diagnosis (or match one of the case's semantically)
 _OTHER_DX_GUARDED = [
@@ -784,7 +791,7 @@ def _other_diagnosis(
         else:
             return None
     name = _DX_TRIM.sub("", raw).strip(" ,:-")
-    if len(name) < 3 or _NOT_A_DX_NAME.match(name):
+    if len(name) < 3 or _NOT_A_DX_NAME.match(name) or _CASE_SUMMARY.match(name):
         return None
     matched = _semantic_dx(name, know) if semantic else None
     full = raw.strip(" .,:;-*_")

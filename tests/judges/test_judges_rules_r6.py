@@ -320,3 +320,10 @@ def test_stemi_and_nstemi_are_written_forms_of_their_names():
     from medgym.judges.diagnoses import reworded_forms
 
     assert "posterior STEMI" in reworded_forms("posterior ST-elevation myocardial infarction")
+
+
+def test_a_case_summary_under_an_assessment_heading_is_not_a_diagnosis_and_keeps_its_claims():
+    r = judge_replies(STEMI, "baseline", ["Assessment: 64-year-old man with crushing chest pain and ST elevation in II, III and aVF."])
+    wd = r.annotations.working_diagnoses[0]
+    assert wd.leading is None or wd.role != "other", wd.rule
+    assert any(c.span.text.startswith("64") for c in r.annotations.claims)
