@@ -327,3 +327,16 @@ def test_a_case_summary_under_an_assessment_heading_is_not_a_diagnosis_and_keeps
     wd = r.annotations.working_diagnoses[0]
     assert wd.leading is None or wd.role != "other", wd.rule
     assert any(c.span.text.startswith("64") for c in r.annotations.claims)
+
+
+# ---- round 10 (after the batch-15/16 error analysis) --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "invented",
+    ["She also has bronchial breathing at the left base.", "Haptoglobin is undetectable.",
+     "There is guarding in the right iliac fossa.", "His urine shows white cells in the urine."],
+)
+def test_common_invented_signs_and_results_are_recognised(invented):
+    r = judge_replies(GCA, "baseline", [f"Probable GCA. {invented}"])
+    assert any(c.hallucinated for c in r.annotations.claims), [(c.item, c.status) for c in r.annotations.claims]
