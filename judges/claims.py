@@ -988,6 +988,17 @@ class ClaimExtractor:
                 fold = fold_of_uln(f)
                 if fold is not None and abs(q.value - fold) <= max(0.12 * fold, 0.3):
                     return ("supported", f"{q.value:g}x the upper limit of {f.name} (= {fold:.1f})", f"fold{fold:.2f}")
+                if fold is not None and THRESHOLD_ABOVE_RX.search(pre[-15:]):
+                    # "more than 10x the upper limit" for a value 18.6x it: a bound, checked as one
+                    return (("supported", f"{f.name} is {fold:.1f}x the upper limit, above {q.value:g}x", f"gtfold{q.value:g}")
+                            if fold > q.value else
+                            ("contradicted", f"{f.name} is {fold:.1f}x the upper limit, not above {q.value:g}x",
+                             f"gtfold{q.value:g}"))
+                if fold is not None and THRESHOLD_BELOW_RX.search(pre[-12:]):
+                    return (("supported", f"{f.name} is {fold:.1f}x the upper limit, below {q.value:g}x", f"ltfold{q.value:g}")
+                            if fold < q.value else
+                            ("contradicted", f"{f.name} is {fold:.1f}x the upper limit, not below {q.value:g}x",
+                             f"ltfold{q.value:g}"))
                 return ("contradicted", f"{f.name} is {fold:.1f}x the upper limit, not {q.value:g}x"
                         if fold else f"no upper limit for {f.name}", f"fold{q.value:g}")
             if f.value is not None and conv is not None:

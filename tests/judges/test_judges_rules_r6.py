@@ -340,3 +340,15 @@ def test_a_case_summary_under_an_assessment_heading_is_not_a_diagnosis_and_keeps
 def test_common_invented_signs_and_results_are_recognised(invented):
     r = judge_replies(GCA, "baseline", [f"Probable GCA. {invented}"])
     assert any(c.hallucinated for c in r.annotations.claims), [(c.item, c.status) for c in r.annotations.claims]
+
+
+def test_pth_converts_between_pmol_per_litre_and_pg_per_ml():
+    from medgym.text.numbers import convert
+
+    assert convert(11.8, "pmol/L", "pg/mL", "parathyroid hormone") == pytest.approx(111.3, abs=0.2)
+
+
+def test_a_multiple_of_the_upper_limit_given_as_a_bound_is_checked_as_a_bound():
+    r = judge_replies("peds-212-coeliac-in-t1dm", "baseline", ["Coeliac disease: tTG-IgA more than 10× the upper limit."])
+    fold = [c for c in r.annotations.claims if c.item == "ttg"]
+    assert fold and all(c.status == "supported" for c in fold), [(c.status, c.rule) for c in fold]

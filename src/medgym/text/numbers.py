@@ -91,6 +91,9 @@ _ANALYTE_MASS: dict[str, tuple[str, str, float]] = {
     "b12": ("pmol/l", "pg/ml", 1.355),
     "folate": ("nmol/l", "ng/ml", 0.441),
     "vitamin d": ("nmol/l", "ng/ml", 0.4),
+    # peptide hormones (molar mass ~9.4 kDa for intact PTH)
+    "parathyroid": ("pmol/l", "pg/ml", 9.43),
+    "pth": ("pmol/l", "pg/ml", 9.43),
 }
 
 NUMBER_RE = re.compile(r"(?<![\w.])([-−]?\d+(?:[.,]\d+)?)(?![\w])")
