@@ -185,3 +185,13 @@ def test_ctrl_c_stops_cleanly_and_keeps_results(tmp_path, workers):
         res = run_cli(*args)
         assert res.returncode == 0, res.stderr
         assert len(read_results(out)) == len(CASES) * 8
+
+
+def test_a_run_directory_named_like_a_jsonl_file_is_read_as_a_directory(tmp_path):
+    from medgym.runner.store import RESULTS_FILE, read_results
+
+    run = tmp_path / "episodes.jsonl"
+    run.mkdir()
+    (run / RESULTS_FILE).write_text('{"key": "a", "v": 1}\n{"key": "a", "v": 2}\n', encoding="utf-8")
+    assert read_results(run) == {"a": {"key": "a", "v": 2}}
+    assert read_results(run / RESULTS_FILE) == {"a": {"key": "a", "v": 2}}

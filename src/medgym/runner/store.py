@@ -72,7 +72,8 @@ def iter_lines(path: Path) -> Iterator[dict[str, Any]]:
 def read_results(run_dir: str | Path) -> dict[str, dict[str, Any]]:
     """key -> latest record for a run directory (or a results.jsonl path)."""
     p = Path(run_dir)
-    path = p if p.suffix == ".jsonl" else p / RESULTS_FILE
+    # decided by what the path is, not its name: a run directory may itself be called "x.jsonl"
+    path = p / RESULTS_FILE if p.is_dir() or p.suffix != ".jsonl" else p
     out: dict[str, dict[str, Any]] = {}
     for rec in iter_lines(path):
         out[rec["key"]] = rec
