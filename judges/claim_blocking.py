@@ -16,6 +16,7 @@ from medgym.judges.textrules import (
     MODAL_RX,
     PLAN_RX,
     QUESTION_RX,
+    RELATIVE_RX,
     RESULT_RX,
     Segment,
     clause_bounds,
@@ -199,7 +200,7 @@ def _blocked(
         return "a hypothetical result (what would settle the question), not a patient fact"
     if not numeric and (_TREATMENT_WORD.fullmatch(text[pos:end].strip()) or _TREATMENT_WORD.search(text[pos:end])) and (
         _MANAGEMENT_CUE.search(_sub_sentence(text, pos))
-    ) and not _RELATIVE_BEFORE.search(before):  # "a mother who needed dialysis" is her history
+    ) and not RELATIVE_RX.search(before):  # "a mother who needed dialysis" is her history
         return "a treatment or procedure under management discussion, not a patient fact"
     return None
 
@@ -218,7 +219,6 @@ _TREATMENT_WORD = re.compile(
     r"transfusion|dialysis|stent\w*|ERCP)\b",
     re.I,
 )
-_RELATIVE_BEFORE = re.compile(r"\b(?:father|mother|brother|sister|aunt|uncle|parent|sibling|son|daughter)s?\b", re.I)
 _MANAGEMENT_CUE = re.compile(
     r"\b(?:needs?|needed|requires?|referr?al|refer|off\s+the\s+table|should|plan(?:ned)?|consider|offer|start|"
     r"candidate|indicated|warranted|no\s+(?:need|role|indication)|book|list(?:ed)?\s+for|proceed|arrange|give|"

@@ -118,6 +118,7 @@ from medgym.judges.textrules import (
     NORMAL_RX,
     REASONING_RX,
     REFERENCE_CTX_RX,
+    RELATIVES,
     RESULT_RX,
     RETRACTION_RX,
     SUPPORT_CLAUSE_RX,
@@ -245,9 +246,10 @@ def _names_a_finding(fact: Fact, said: str) -> bool:
         return False  # one word ("ovarian", "PiZZ") or a value: too loose to be a finding by itself
     pos = fact.statement.lower().find(said.lower())
     return pos > 0 and said.lower() not in fact.name.lower() and bool(_REPORT_VERB.search(fact.statement[:pos]))
-_RELATIVE_WORD = re.compile(r"(?:(?:his|her|their|the|a|an|paternal|maternal|older|younger|elder)\s+)*"
-                            r"(?:father|mother|brother|sister|aunt|uncle|grand\w+|son|daughter|sibling|parent|"
-                            r"cousin|dad|mum|mom)s?(?:'s|’s)?", re.I)
+_RELATIVE_WORD = re.compile(
+    rf"(?:(?:his|her|their|the|a|an|paternal|maternal|older|younger|elder)\s+)*(?:{'|'.join(RELATIVES)}|grand\w+)s?(?:'s|’s)?",
+    re.I,
+)
 
 
 def _names_family_condition(f: Fact | None, text: str, mentions) -> bool:

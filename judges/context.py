@@ -20,7 +20,7 @@ import yaml
 
 from medgym.envs.trajectory import Trajectory
 from medgym.errors import DataValidationError
-from medgym.judges.textrules import NUMBER_WORD_RX, NUMBER_WORDS
+from medgym.judges.textrules import NUMBER_WORD_RX, NUMBER_WORDS, RELATIVE_RX, RELATIVES
 from medgym.knowledge_base.case_schema import Case, ContradictionTemplate, Diagnosis, Fact, FactCategory
 from medgym.text.fact_matcher import FactMatcher, Lexicon, matcher_for
 from medgym.text.numbers import convert, find_quantities, normalize_unit
@@ -564,15 +564,10 @@ def _split_aliases(case: Case) -> list[tuple[re.Pattern[str], str]]:
     return out + _negated_phrase_aliases(case, taken) + _distinctive_word_aliases(case) + _relative_aliases(case)
 
 
-_RELATIVES = (
-    "father", "mother", "brother", "sister", "aunt", "uncle", "grandfather", "grandmother", "son", "daughter",
-    "sibling", "parent", "cousin", "dad", "mum", "mom",
-)
-_RELATIVE_RX = re.compile(rf"\b(?:{'|'.join(_RELATIVES)})s?\b", re.I)
 _FAMILY_FILLER = {
     "family", "history", "diagnosed", "despite", "never", "drinking", "alcohol", "years", "older", "younger",
     "paternal", "maternal", "there", "their", "only", "needed", "seventies", "sixties", "fifties", "died",
-    "developed", "premature", "surgery", "disease", "type", *_RELATIVES,
+    "developed", "premature", "surgery", "disease", "type", *RELATIVES,
 }
 
 
@@ -588,7 +583,7 @@ def _relative_aliases(case: Case) -> list[tuple[re.Pattern[str], str]]:
         if f.category != FactCategory.family or f.negated:
             continue
         text = " ".join([f.statement, *f.all_names])
-        relatives = sorted({m.group(0).lower().rstrip("s") for m in _RELATIVE_RX.finditer(f.statement)})
+        relatives = sorted({m.group(0).lower().rstrip("s") for m in RELATIVE_RX.finditer(f.statement)})
         if not relatives:
             continue
         terms = {w for w in re.findall(r"[A-Za-z][A-Za-z\-]{3,}", text) if w.lower() not in _FAMILY_FILLER}

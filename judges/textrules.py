@@ -73,6 +73,15 @@ REQUEST_LEADIN_RX = re.compile(
 )
 
 
+# Blood relatives, as family-history statements and replies name them ("his father's MI", "Father T2DM").
+# One list for the judge: family-history fact mentions (context), the relative's age as a detail of
+# the history (claims) and "a mother who needed dialysis" not being a plan (claim_blocking).
+RELATIVES = (
+    "father", "mother", "brother", "sister", "aunt", "uncle", "grandfather", "grandmother", "son", "daughter",
+    "sibling", "parent", "cousin", "dad", "mum", "mom",
+)
+RELATIVE_RX = re.compile(rf"\b(?:{'|'.join(RELATIVES)})s?\b", re.I)
+
 # A heading line that is itself a request ("### Please arrange", "**What I need now**", "To order"):
 # like a lead-in, its list items are questions and the list ends at the first non-bullet line.
 REQUEST_HEADING_RX = re.compile(
