@@ -295,10 +295,30 @@ _PREVENTIVE_CARE = re.compile(
     r"\b(?:up\s+to\s+date\s+(?:with|on)|vaccin\w*|immuni[sz]\w*|jabs?|boosters?|MMR|(?:flu|shingles)\s+shots?|"
     r"(?:bowel|colorectal|cervical|breast|prostate|lung|cancer|retinal|diabetic\s+eye|eye|AAA|aortic)\s+"
     r"(?:cancer\s+)?screening|smear\s+tests?|cervical\s+smears?|mammogra\w*|dent(?:al|ist)\w*|"
-    r"(?:prostate|routine|annual|health|well[\s-]?man|well[\s-]?woman)\s+check(?:[\s-]?ups?|s)?|check[\s-]?ups?)\b",
+    r"(?:prostate|routine|annual|health|well[\s-]?man|well[\s-]?woman)\s+check(?:[\s-]?ups?|s)?|check[\s-]?ups?|"
+    r"tetanus|pap\s+(?:smear|test)s?|HPV\s+(?:vaccine|jab|shot)s?)\b",
     re.I,
 )
 _EXAMINE_WORD = re.compile(r"(?:re-?)?examin(?:e|ation)", re.I)
+# numbers that belong to a test's name, not a result ("12-lead ECG", "9 am cortisol", "24-hour urine")
+_TEST_NAME_NUMBERS = re.compile(r"\b\d+[\s-]*(?:lead|hours?|h|hr|am|pm)\b", re.I)
+_NOT_BARE = re.compile(
+    r"\bw/|\b(?:with|shows?|showed|showing|has|have|had|waits?|remains?|needs?|fits?|suggests?|confirms?|"
+    r"the\s+\w+\s+(?:decision|plan))\b",
+    re.I,
+)
+_URGENT_WORD = re.compile(r"\b(?:stat|now|urgent(?:ly)?|today|asap|tonight|please|pls)\b", re.I)
+# Exposure history (travel, pets, animals) asked without naming a case fact: pertinent to a presentation
+# with an infectious diagnosis in play, routine otherwise ("Has she travelled abroad recently?" in a
+# kidney-stone work-up, "Does he keep a dog?" in a lung-nodule clinic)
+_EXPOSURE_Q = re.compile(
+    r"\b(?:travel(?:l?ed|l?ing)?|abroad|overseas|trips?|pets?|dogs?|cats?|birds?|animals?|farm|livestock)\b", re.I
+)
+_INFECTIOUS = re.compile(
+    r"infect|sepsis|septic|malaria|tubercul|\bTB\b|pneumonia|pyelonephritis|hepatitis|viral|bacterial|zoono|"
+    r"gastroenteritis|meningitis|encephalitis|abscess|cellulitis|endocarditis|HIV|dengue|typhoid|lepto",
+    re.I,
+)
 # Coordinating care for this presentation is pertinent: involving a specialist or team ("Please page
 # the thrombectomy team", "Would the endoscopist be able to treat it today?"), collateral history
 # ("Anything else from the husband?"), checking records or sample identity ("go through the
@@ -623,6 +643,11 @@ class QuestionReader:
                 ):
                     prev_seg = seg
                     continue  # one list item is one question even when it holds several sentences
+                if (
+                    not req and seg.bullet and seg.section in ("body", "diagnosis") and cut is None
+                    and self._bare_test_item(tc, seg.text)
+                ):
+                    req, why = True, "a bare test item in a note's list ('- Erect PA CXR stat'): an order for it"
                 if not req and seg.section == "plan" and cut is None and not PLAN_RX.search(seg.text) and not (
                     _TREATMENT.search(seg.text) or _ORDER_VERB.match(seg.text) or _is_drug_order(seg.text, False)
                 ):
@@ -718,6 +743,26 @@ class QuestionReader:
             if full:
                 rec.drug_list = full[0]
         return rec
+
+    def _bare_test_item(self, tc: TurnContext, text: str) -> bool:
+        """A short list item that only names a test ("Erect PA CXR stat", "eGFR", "urine cx from the same
+        sample") in an assessment note: an order when it names a case fact not yet released, or carries
+        an urgency word. A result ("CXR: small rim", "ECG sinus tach") or a treatment is not."""
+        t = text.strip().rstrip(".")
+        if not t or len(t.split()) > 10 or ":" in t or "?" in t or _TREATMENT_ORDER.match(t) or _is_drug_order(t):
+            return False
+        if _RESULT_SHAPED.search(_TEST_NAME_NUMBERS.sub(" ", t)) or _NOT_BARE.search(t):
+            return False  # a result ("ECG w/ inferior STE") or a sentence ("The decision waits on the CT")
+        ids = self._targets(t)[0]
+        if ids and not ids <= set(tc.released):
+            return True
+        return bool(_URGENT_WORD.search(t)) and bool(ids or _INVESTIGATION.search(t))
+
+    def _infectious_case(self) -> bool:
+        """Whether an infection is among the case's diagnoses, or a fact already concerns travel or animals."""
+        dx = [self.know.case.gold.diagnosis, *self.know.case.gold.differential]
+        names = " ".join(n for d in dx for n in d.all_names)
+        return bool(_INFECTIOUS.search(names)) or any(_EXPOSURE_Q.search(f.statement) for f in self.know.case.facts)
 
     def _untargeted_items(self, text: str) -> list[str]:
         """Clinical items asked about in one part of a compound question that names no case fact
@@ -817,6 +862,8 @@ class QuestionReader:
                 elif r.others:
                     d.relevant = True
                     reasons.append("asks about the patient's relatives, household or contacts")
+                elif _EXPOSURE_Q.search(r.text) and not self._infectious_case():
+                    reasons.append("exposure history (travel, animals) with no infection in the case: not relevant")
                 elif terms:
                     d.relevant = True
                     reasons.append(f"asks about clinical item(s) {terms}")

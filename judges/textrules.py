@@ -40,7 +40,7 @@ _HEADINGS: list[tuple[Section, re.Pattern[str]]] = [
         r"(?:\s+(?:needed|required|requested|i\s+would\s+like|i'd\s+like|i\s+need|we\s+need))?|"
         r"information\s+(?:needed|required|requested)|"
         r"requests?|tests?\s+(?:to\s+order|requested|i\s+would\s+order)|investigations?(?:\s+(?:needed|"
-        r"requested|to\s+order|i\s+would\s+request))?|i\s+would\s+like(?:\s+to\s+know)?|what\s+i\s+need|"
+        r"requested|to\s+order|i\s+would\s+request|i'd\s+(?:request|like|order)|i\s+would\s+(?:like|order)))?|i\s+would\s+like(?:\s+to\s+know)?|what\s+i\s+need|"
         r"outstanding(?:\s+information)?|orders?|needs?(?:\s+(?:now|next|urgently|today|first))?|"
         r"(?:(?:suggested|proposed|initial|further|recommended|planned)\s+)?"
         r"(?:workup|work-up|work\s+up|investigations|tests|bloods))$", re.I)),
@@ -57,7 +57,7 @@ _HEADINGS.append(("body", re.compile(
 _INLINE_HEADING = re.compile(
     r"^\s*(?:[-*•]\s*)?(?:\*\*|__)?([A-Za-z][A-Za-z '/\-]{1,60}?)(?:\*\*|__)?\s*:\s*(?:(?<=:)(?:\*\*|__)\s*|(?<=:\s)(?:\*\*|__)\s*)?"
 )  # "**Most likely:** X": the bold may close after the colon
-_BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)]|\(\d{1,2}\))\s+")  # "-", "1.", "1)", "(1)"
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)]|\(\d{1,2}\)|[a-h][.)](?=\s+[A-Za-z(]))\s+")  # "-", "1.", "1)", "(1)", "a)"
 # A short request sentence ending a line with ":" introduces a list of requests ("I need:",
 # "Please send urgently:", "Please could you tell me:"): the list items are questions, the
 # lead-in itself asks for nothing yet. The list ends at the first line that is not a bullet.
@@ -87,7 +87,8 @@ RELATIVE_RX = re.compile(rf"\b(?:{'|'.join(RELATIVES)})s?\b", re.I)
 REQUEST_HEADING_RX = re.compile(
     r"^(?:(?:please|to)\s+(?:arrange|send|order|check|obtain|request|organi[sz]e|get|do|confirm)"
     r"(?:\s+(?:urgently|now|next|the\s+following))?|what\s+(?:i|we)(?:\s+(?:still\s+|also\s+)?(?:need|want|would\s+like)|(?:'d|’d)\s+(?:also\s+)?like)"
-    r"(?:\s+(?:now|next|first|to\s+(?:know|check|order|do|see)))?|(?:i|we)\s+(?:need|would\s+like)(?:\s+(?:now|next|first))?)$",
+    r"(?:\s+(?:now|next|first|to\s+(?:know|check|order|do|see)))?|(?:i|we)\s+(?:need|would\s+like)"
+    r"(?:\s+(?:now|next|first|urgently|today|please))?)$",
     re.I,
 )
 # A looser lead-in: a short sentence ending with ":" that holds a request cue anywhere ("What I
@@ -157,6 +158,7 @@ def segment_reply(text: str) -> list[Segment]:
     pos = 0
     prev_blank = False
     leadin = False
+    leadin_indent = -1  # indentation of a list item that opened a request list ("3. I need:"), else -1
     for line_no, raw_line in enumerate(text.split("\n")):
         line_start = pos
         pos += len(raw_line) + 1
@@ -165,8 +167,9 @@ def segment_reply(text: str) -> list[Segment]:
             prev_blank = True
             continue
         bullet = bool(_BULLET.match(line))
-        if leadin and not bullet:
-            section, leadin = "body", False
+        indent = len(line) - len(line.lstrip())
+        if leadin and (not bullet or (leadin_indent >= 0 and indent <= leadin_indent)):
+            section, leadin = "body", False  # a list item opened the list: only its deeper items belong to it
         body_start = 0
         heading = None
         m = _INLINE_HEADING.match(line)
@@ -214,6 +217,10 @@ def segment_reply(text: str) -> list[Segment]:
             text, pos
         ):
             opens_list = True
+        nested_opener = bool(
+            bullet and sents and len(sents) == 1 and is_request_leadin(sents[-1].text) and _next_is_deeper_bullet(text, pos, indent)
+        )  # "3. I need:" over indented "a) ..., b) ..." items
+        opens_list = opens_list or nested_opener
         if opens_list:
             sents = sents[:-1]
         for k, s in enumerate(sents):
@@ -243,7 +250,16 @@ def segment_reply(text: str) -> list[Segment]:
             )
         if opens_list:
             section, leadin = "questions", True
+            leadin_indent = indent if nested_opener else -1
     return segments
+
+
+def _next_is_deeper_bullet(text: str, pos: int, indent: int) -> bool:
+    """Whether the next non-blank line from offset ``pos`` is a list item indented deeper than ``indent``."""
+    for ln in text[pos:].split("\n"):
+        if ln.strip():
+            return bool(_BULLET.match(ln)) and len(ln) - len(ln.lstrip()) > indent
+    return False
 
 
 def _next_is_bullet(text: str, pos: int) -> bool:

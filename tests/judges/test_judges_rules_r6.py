@@ -352,3 +352,38 @@ def test_a_multiple_of_the_upper_limit_given_as_a_bound_is_checked_as_a_bound():
     r = judge_replies("peds-212-coeliac-in-t1dm", "baseline", ["Coeliac disease: tTG-IgA more than 10× the upper limit."])
     fold = [c for c in r.annotations.claims if c.item == "ttg"]
     assert fold and all(c.status == "supported" for c in fold), [(c.status, c.rule) for c in fold]
+
+
+# ---- round 11 (after the batch-17 to 20 error analysis) -----------------------------------------
+
+
+def test_a_numbered_item_can_open_a_nested_request_list():
+    reply = "1. Dx: GCA.\n2. I need:\n   a) ESR now\n   b) Temporal artery ultrasound\n3. Steroids wait on neither."
+    segs = segment_reply(reply)
+    assert [s.text for s in segs if s.section == "questions"] == ["ESR now", "Temporal artery ultrasound"]
+    assert segs[-1].section == "body"  # the next item at the opener's depth ends the list
+
+
+@pytest.mark.parametrize("heading", ["**I need urgently:**", "## Investigations I'd request"])
+def test_more_request_headings(heading):
+    segs = segment_reply(f"Probable GCA.\n\n{heading}\n1. ESR\n2. CRP\n")
+    assert [s.text for s in segs if s.section == "questions"] == ["ESR", "CRP"]
+
+
+@pytest.mark.parametrize(
+    ("case_id", "question", "relevant"),
+    [
+        (GCA, "Has she travelled abroad recently?", False),  # no infection in play
+        ("id-203-falciparum-malaria", "Has he travelled anywhere else recently?", True),
+        (GCA, "Is her tetanus up to date?", False),
+    ],
+)
+def test_exposure_history_is_pertinent_only_with_an_infection_in_play(case_id, question, relevant):
+    qs = _questions(case_id, "baseline", [f"Working diagnosis stands. {question}"])
+    assert qs[question].relevant is relevant, qs[question].rule
+
+
+def test_bare_test_items_in_a_note_list_are_orders():
+    qs = _questions(GCA, "O", ["Imp: likely GCA.\n- ESR stat\n- temporal artery US\n- ECG w/ no ischaemia"])
+    assert "ESR stat" in qs and "temporal artery US" in qs
+    assert "ECG w/ no ischaemia" not in qs  # a result, not an order
