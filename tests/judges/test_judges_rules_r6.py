@@ -387,3 +387,9 @@ def test_bare_test_items_in_a_note_list_are_orders():
     qs = _questions(GCA, "O", ["Imp: likely GCA.\n- ESR stat\n- temporal artery US\n- ECG w/ no ischaemia"])
     assert "ESR stat" in qs and "temporal artery US" in qs
     assert "ECG w/ no ischaemia" not in qs  # a result, not an order
+
+
+def test_ptx_is_a_written_form_of_pneumothorax():
+    from medgym.judges.diagnoses import reworded_forms
+
+    assert "primary spontaneous PTX" in reworded_forms("primary spontaneous pneumothorax")
