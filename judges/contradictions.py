@@ -52,10 +52,29 @@ _NOT_DISTINCTIVE = {
 }
 
 
+# A remark headed as a conflict ("Discrepancy: the father denies pica", "Conflicting report: ...") flags
+# the item it names even though the cue word is in the heading, not the sentence.
+_CONFLICT_HEADING = re.compile(
+    r"^(?:discrepanc(?:y|ies)|conflict(?:ing)?(?:\s+[a-z]+){0,2}|inconsisten(?:cy|cies)|unverified(?:\s+[a-z]+)?|"
+    r"to\s+(?:verify|clarify|confirm))$",
+    re.I,
+)
+# "repeat urate in 4 weeks", "repeat beta-hCG in 48 h": monitoring booked for later, not a check of the item
+_SCHEDULED_AFTER = re.compile(
+    r"^[^.;]{0,40}?\b(?:in|after|at)\s+(?:another\s+)?(?:\d+(?:\s*[–-]\s*\d+)?|a|one|two|three|four|six)\s*"
+    r"(?:h|hrs?|hours?|days?|weeks?|wks?|months?)\b",
+    re.I,
+)
+
+
 def _cue(text: str) -> re.Match[str] | None:
     for rx in (CONFLICT_RX, _CONFLICT_EXTRA, CONFIRM_REQUEST_RX):
         for m in rx.finditer(text):
             if rx is CONFIRM_REQUEST_RX and ASSERTIVE_CONFIRM_RX.search(text[m.start() : m.end() + 3]):
+                continue
+            if rx is CONFIRM_REQUEST_RX and re.match(r"re-?(?:peat|check|test)", m.group(0).strip(), re.I) and (
+                _SCHEDULED_AFTER.match(text[m.end() :])
+            ):
                 continue
             if is_negated(text, m.start(), m.end()):
                 continue
@@ -95,6 +114,8 @@ def contradiction_decisions(
                 if not names_item(seg.text):
                     continue
                 cue = _cue(seg.text)
+                if cue is None and seg.heading and _CONFLICT_HEADING.match(seg.heading.strip()):
+                    cue = _CONFLICT_HEADING.match(seg.heading.strip())
                 if cue is not None and cue.re is CONFIRM_REQUEST_RX and not any(
                     names_item(piece) and _cue(piece) is not None for piece in _LIST_PIECE.split(seg.text)
                 ):

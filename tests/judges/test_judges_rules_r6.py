@@ -393,3 +393,22 @@ def test_ptx_is_a_written_form_of_pneumothorax():
     from medgym.judges.diagnoses import reworded_forms
 
     assert "primary spontaneous PTX" in reworded_forms("primary spontaneous pneumothorax")
+
+
+# ---- round 12 (after batches 21 and 22) --------------------------------------------------------
+
+
+def test_a_discrepancy_remark_flags_the_item_it_names():
+    from medgym.judges.contradictions import _CONFLICT_HEADING
+
+    segs = segment_reply("Final diagnosis: lead poisoning.\n\nDiscrepancy: the father denies pica.")
+    assert segs[-1].heading == "Discrepancy" and _CONFLICT_HEADING.match(segs[-1].heading)
+    assert _CONFLICT_HEADING.match("Conflicting report") and not _CONFLICT_HEADING.match("Evidence")
+
+
+@pytest.mark.parametrize(("text", "cue"), [("repeat urate in 4 weeks", False), ("repeat beta-hCG in 48 h", False),
+                                           ("please repeat the urate today", True)])
+def test_a_repeat_booked_for_later_is_not_a_check_of_the_contradicted_item(text, cue):
+    from medgym.judges.contradictions import _cue
+
+    assert (_cue(text) is not None) is cue
