@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from medgym.judges.textrules import NUMBER_WORDS, TIME_UNIT_AFTER_RX
-from medgym.text.numbers import Quantity, normalize_unit
+from medgym.text.numbers import TIME_UNITS, Quantity, normalize_unit
 
 _DURATION_AFTER = re.compile(r"^\s*-?\s*(?:years?|months?|weeks?|days?|hours?|hrs?|minutes?|mins?)\b(?!\s*(?:glucose|value))", re.I)
 
@@ -153,7 +153,7 @@ def _attach(
             return previous[prior[-1].start]
     # "12 days after returning from Ghana", "3 weeks since the trip": the time belongs to the event after it
     tail = re.match(r"\s*(?:ago\s+)?(?:after|since|following|before|post)\s+", text[q.end : q.end + 25], re.I)
-    if tail and q.unit in ("h", "d", "wk", "y", "min"):
+    if tail and q.unit in TIME_UNITS:
         for s, _e, item, kind in mentions:
             if q.end + tail.end() <= s <= q.end + tail.end() + 25 and (compatible is None or compatible(item, q)):
                 return item, kind

@@ -130,7 +130,14 @@ from medgym.judges.textrules import (
     mention_negated,
 )
 from medgym.knowledge_base.case_schema import OBJECTIVE_CATEGORIES, Fact, FactCategory
-from medgym.text.numbers import Quantity, find_quantities, looks_like_non_claim, normalize_unit, same_value
+from medgym.text.numbers import (
+    TIME_UNITS,
+    Quantity,
+    find_quantities,
+    looks_like_non_claim,
+    normalize_unit,
+    same_value,
+)
 
 # Names other modules and the tests import from here (moved to the claim_* modules).
 __all__ = [
@@ -233,7 +240,6 @@ _CRITERION = re.compile(
 )
 
 
-_TIME_UNITS = ("h", "d", "wk", "y", "min")
 _REPORT_VERB = re.compile(r"\b(?:shows?|showed|reveals?|revealed|demonstrat\w+|with|finds?|found|confirms?|"
                           r"consistent\s+with)\b", re.I)
 
@@ -574,7 +580,7 @@ class ClaimExtractor:
                     c.kind == "numeric" and not self._dose_of_drug(c) and (
                         getattr(self.know.matcher.facts.get(c.item), "value", None) is not None
                         or c.item in time_valued or (
-                            normalize_unit(c.unit) not in ("h", "d", "wk", "y", "min")
+                            normalize_unit(c.unit) not in TIME_UNITS
                             and not TIME_UNIT_AFTER_RX.match(text[c.span.end - seg.start : c.span.end - seg.start + 20])
                         )
                     )
@@ -690,7 +696,7 @@ class ClaimExtractor:
         f = self.know.matcher.facts.get(item)
         if f is None or q.unit is None:
             return True
-        if q.unit in ("h", "d", "wk", "y", "min"):
+        if q.unit in TIME_UNITS:
             return True  # durations are handled separately
         if f.value is None:
             # a fact without a value takes a number only in a unit its statement uses ("CBD 8 mm" in
@@ -743,9 +749,9 @@ class ClaimExtractor:
         att = _attach(text, q, qs, ment, attached, self._unit_ok)
         if _AGE_AFTER.match(text[q.end : q.end + 15]) or _AGE_BEFORE.search(text[max(0, q.start - 8) : q.start]):
             att = None  # the patient's age, checked against the context like any unattached number
-        if att is not None and normalize_unit(q.unit or "") in _TIME_UNITS:
+        if att is not None and normalize_unit(q.unit or "") in TIME_UNITS:
             f_att = self.know.matcher.facts.get(att[0])
-            if f_att is not None and f_att.value is not None and normalize_unit(f_att.unit or "") not in _TIME_UNITS:
+            if f_att is not None and f_att.value is not None and normalize_unit(f_att.unit or "") not in TIME_UNITS:
                 att = None  # "six years of stable INRs": how long, never the INR itself
         if att is not None and _DURATION_AFTER.match(text[q.end : q.end + 15]):
             f_att = self.know.matcher.facts.get(att[0])
@@ -871,7 +877,7 @@ class ClaimExtractor:
         week") is derived: supported when one sentence of the released context gives an amount in
         the same unit and a duration whose ratio rounds to it (within 15 %)."""
         m = _RATE_AFTER.match(text[q.end : q.end + 20])
-        if m is None or q.unit is None or normalize_unit(q.unit) in ("h", "d", "wk", "y", "min"):
+        if m is None or q.unit is None or normalize_unit(q.unit) in TIME_UNITS:
             return None
         per = _PERIOD_DAYS[m.group(1).lower()]
         unit = normalize_unit(q.unit)
@@ -1019,7 +1025,7 @@ class ClaimExtractor:
             # "low-grade fever ... ten days before": a duration beside a measured finding is how long, not
             # a misquote of its value (a temperature is never 10 days); it is checked like a value-less fact
             duration_of_measured = (
-                f.value is not None and q.unit in _TIME_UNITS and normalize_unit(f.unit or "") not in _TIME_UNITS
+                f.value is not None and q.unit in TIME_UNITS and normalize_unit(f.unit or "") not in TIME_UNITS
             )
             if f.value is None or duration_of_measured:
                 if q.unit in ("mg", "g", "µg"):
@@ -1044,7 +1050,7 @@ class ClaimExtractor:
             key_value = f"{q.value:g}"  # "WCC 18" and "WCC 18 x10^9/L" are the same claim
             if self._context_states_number(tc, name, q):
                 return ("supported", f"the context states {name} {q.value:g}", key_value)
-            if q.unit is not None and normalize_unit(q.unit) not in _TIME_UNITS and self._released_quantity(tc, q):
+            if q.unit is not None and normalize_unit(q.unit) not in TIME_UNITS and self._released_quantity(tc, q):
                 # "a right pneumothorax with the edge 3.2 cm from the wall" when the X-ray report gives 3.2 cm:
                 # the number is the released measurement, named here by the finding rather than the test
                 return ("supported", f"{q.text} equals a released quantity (named by {name})", key_value)

@@ -114,7 +114,7 @@ def contradiction_decisions(
                 if not names_item(seg.text):
                     continue
                 cue = _cue(seg.text)
-                if cue is None and seg.heading and _CONFLICT_HEADING.match(seg.heading.strip()):
+                if cue is None and seg.heading:
                     cue = _CONFLICT_HEADING.match(seg.heading.strip())
                 if cue is not None and cue.re is CONFIRM_REQUEST_RX and not any(
                     names_item(piece) and _cue(piece) is not None for piece in _LIST_PIECE.split(seg.text)

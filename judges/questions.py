@@ -45,6 +45,7 @@ from medgym.judges.textrules import (
     CONFIRM_REQUEST_RX,
     CONFLICT_RX,
     MISSING_RX,
+    NOT_AN_ASK_AFTER_PLEASE,
     OUTSTANDING_RX,
     PLAN_RX,
     QUESTION_RX,
@@ -386,7 +387,7 @@ _INDIRECT_ASK = re.compile(
 # neurosurgery to review today" (note style without a subject)
 _TERSE_ASK = re.compile(
     r"[—–]\s*(?:(?:and|so)\s+)?(?:please|pls|plz)\s+(?:(?:can|could)\s+(?:someone|you|we)\s+)?"
-    r"(?!note\b|be\s+aware\b|bear\b|remember\b|see\s+(?:above|below)\b|disregard\b|ignore\b|excuse\b|forgive\b)[a-z]{3,}\b|"
+    + NOT_AN_ASK_AFTER_PLEASE + r"[a-z]{3,}\b|"
     r"[—–]\s*(?:can|could)\s+(?:we|you|someone)\s+[a-z]{3,}\b|"
     r"^\W*(?:(?:and|so|also)\s+)?(?:pls|plz)\s+[a-z]{3,}\b|^\W*(?:would|'d)\s+(?:also\s+)?like\b",
     re.I,

@@ -55,7 +55,7 @@ _HEADINGS.append(("body", re.compile(
     r"important|please\s+note|conflict(?:ing)?(?:\s+[a-z]+){0,2}|discrepanc(?:y|ies)(?:\s+[a-z]+){0,2}|"
     r"unverified(?:\s+[a-z]+){0,2}|(?:not|un)\s*confirmed(?:\s+[a-z]+){0,2})$", re.I)))
 _INLINE_HEADING = re.compile(
-    r"^\s*(?:[-*•]\s*)?(?:\*\*|__)?([A-Za-z][A-Za-z '/\-]{1,60}?)(?:\*\*|__)?\s*:\s*(?:(?<=:)(?:\*\*|__)\s*|(?<=:\s)(?:\*\*|__)\s*)?"
+    r"^\s*(?:[-*•]\s*)?(?:\*\*|__)?([A-Za-z][A-Za-z '/\-]{1,60}?)(?:\*\*|__)?\s*:\s*(?:(?:\*\*|__)\s*)?"
 )  # "**Most likely:** X": the bold may close after the colon
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)]|\(\d{1,2}\)|[a-h][.)](?=\s+[A-Za-z(]))\s+")  # "-", "1.", "1)", "(1)", "a)"
 # A short request sentence ending a line with ":" introduces a list of requests ("I need:",
@@ -275,13 +275,17 @@ def _looks_continuation(section: Section, line: str) -> bool:
 
 
 # ---- sentence cues ------------------------------------------------------------------
+# "please note / be aware / see above": a "please" that asks for nothing (shared by every request cue)
+NOT_AN_ASK_AFTER_PLEASE = (
+    r"(?!note\b|be\s+aware\b|bear\b|remember\b|keep\s+in\s+mind\b|see\s+(?:above|below)\b|disregard\b|ignore\b|"
+    r"excuse\b|forgive\b)"
+)
 QUESTION_RX = re.compile(
     r"(?:^|\b)(?:please\s+(?:also\s+)?(?:send|check|order|obtain|provide|share|tell|let|confirm|repeat|arrange|"
     r"measure|get|do|clarify|verify|ask|review|compare|examine|assess|look|recheck|request|add|find)|"
     r"(?:could|can|would)\s+(?:you|we|i)\s+(?:please\s+)?(?:get|have|check|order|obtain|see|send|provide|share|"
     r"tell|arrange|confirm|repeat|clarify|verify|know|request|measure|add|find out)|"
-    r"^(?:(?:and|so|also|then)\s+)?please\s+(?:also\s+|now\s+|urgently\s+)?(?!note\b|be\s+aware\b|bear\b|"
-    r"remember\b|keep\s+in\s+mind\b|see\s+(?:above|below)\b|disregard\b|ignore\b|excuse\b|forgive\b)[a-z]{3,}\b|"
+    r"^(?:(?:and|so|also|then)\s+)?please\s+(?:also\s+|now\s+|urgently\s+)?" + NOT_AN_ASK_AFTER_PLEASE + r"[a-z]{3,}\b|"
     r"(?:i|we)(?:'d|\s+would)\s+(?:also\s+|still\s+)?(?:like|want|request|order|check|send|obtain|get|arrange|measure|"
     r"recommend|suggest|ask|need|repeat|recheck|re-check|re-examine|re-image|retest|re-test)|"
     r"\b(?:and|then)\s+(?:also\s+)?(?:repeat|recheck|re-check)\s+(?:the|his|her|a|an)\b|"

@@ -6,12 +6,17 @@ rule: the point is the family of phrasings, not the instance."""
 from __future__ import annotations
 
 import pytest
-from rules_support import judge_replies
+from rules_support import case_knowledge, judge_replies
 from test_judges_rules_r4a import _questions
 from test_judges_rules_r5a import _wd
 
-from medgym.judges.questions import _RATIONALE, _investigations
+from medgym.judges.claim_blocking import _blocked
+from medgym.judges.context import fact_mentions
+from medgym.judges.contradictions import _CONFLICT_HEADING, _cue
+from medgym.judges.diagnoses import reply_diagnoses, reworded_forms
+from medgym.judges.questions import _RATIONALE, _investigations, is_request, split_joined_requests
 from medgym.judges.textrules import segment_reply
+from medgym.text.numbers import convert, find_quantities
 
 STEMI = "card-101-stemi-inferior"
 GCA = "rheum-206-giant-cell-arteritis"
@@ -121,10 +126,8 @@ def test_a_number_and_the_noun_after_it_are_one_numeric_claim():
     ],
 )
 def test_a_family_history_is_named_by_a_relative_and_the_condition(text, named):
-    from medgym.judges.context import fact_mentions, knowledge_for
-    from medgym.knowledge_base.case_bank import default_bank
 
-    know = knowledge_for(default_bank().get("obgyn-207-gestational-diabetes"))
+    know = case_knowledge("obgyn-207-gestational-diabetes")
     assert any(h.item_id == "family_dm" for h in fact_mentions(know, text)) is named
 
 
@@ -160,7 +163,6 @@ def test_an_alias_that_is_a_finding_of_a_report_is_a_result_claim():
     ],
 )
 def test_terse_and_trailing_asks(text, asks):
-    from medgym.judges.questions import is_request
 
     assert is_request(segment_reply(text)[0])[0] is asks
 
@@ -172,7 +174,6 @@ def test_a_what_id_like_heading_opens_a_question_list():
 
 @pytest.mark.parametrize(("text", "unit"), [("71F, new headache", None), ("Temp 101F", "°f"), ("T 38.5C", "°c")])
 def test_age_and_sex_shorthand_is_not_a_temperature(text, unit):
-    from medgym.text.numbers import find_quantities
 
     assert find_quantities(text)[0].unit == unit
 
@@ -196,7 +197,6 @@ def test_a_number_named_by_a_finding_is_supported_when_it_equals_a_released_quan
     ],
 )
 def test_hypothetical_results_and_treatments_under_discussion_are_not_claims(text, blocked):
-    from medgym.judges.claim_blocking import _blocked
 
     word = {"A raised": "halo sign", "Urgent": "antibiotics", "Surgical": "cholecystectomy", "Her mother": "dialysis"}
     w = next(v for k, v in word.items() if text.startswith(k))
@@ -225,17 +225,14 @@ def test_subjectless_need_headings_and_counted_test_lead_ins_open_question_lists
 
 
 def test_a_second_ask_after_a_comma_is_its_own_question():
-    from medgym.judges.questions import split_joined_requests
 
     seg = segment_reply("Please chase the ESR, I'd also check a CK and TSH for other causes.")[0]
     assert [p.text for p in split_joined_requests(seg)][-1] == "I'd also check a CK and TSH for other causes."
 
 
 def test_a_head_noun_naming_a_specimen_is_not_the_finding():
-    from medgym.judges.context import fact_mentions, knowledge_for
-    from medgym.knowledge_base.case_bank import default_bank
 
-    know = knowledge_for(default_bank().get("rheum-205-lupus-nephritis"))
+    know = case_knowledge("rheum-205-lupus-nephritis")
     assert not any(h.item_id == "frothy_urine" for h in fact_mentions(know, "a urine pregnancy test please"))
 
 
@@ -274,20 +271,14 @@ def test_further_information_id_like_heading_opens_a_question_list():
     ],
 )
 def test_concern_and_most_likely_cause_slots_name_the_leading_diagnosis(reply, lead):
-    from medgym.judges.context import knowledge_for
-    from medgym.judges.diagnoses import reply_diagnoses
-    from medgym.knowledge_base.case_bank import default_bank
 
-    know = knowledge_for(default_bank().get("neur-103-lamotrigine-contraceptive"))
+    know = case_knowledge("neur-103-lamotrigine-contraceptive")
     assert reply_diagnoses(reply, segment_reply(reply), know, 1, semantic=True).leading == lead
 
 
 def test_a_diagnosis_line_is_matched_semantically_as_a_whole_phrase():
-    from medgym.judges.context import knowledge_for
-    from medgym.judges.diagnoses import reply_diagnoses
-    from medgym.knowledge_base.case_bank import default_bank
 
-    know = knowledge_for(default_bank().get("neur-103-lamotrigine-contraceptive"))
+    know = case_knowledge("neur-103-lamotrigine-contraceptive")
     reply = "Most likely: breakthrough seizures from the combined pill lowering her lamotrigine."
     wd = reply_diagnoses(reply, segment_reply(reply), know, 1, semantic=True)
     assert wd.role == "gold", wd.rule
@@ -307,17 +298,13 @@ def test_general_statements_considerations_and_impressions(gca, reply, name, sta
 
 
 def test_a_sentence_adverb_before_a_bare_name_is_not_a_qualifier():
-    from medgym.judges.context import knowledge_for
-    from medgym.judges.diagnoses import reply_diagnoses
-    from medgym.knowledge_base.case_bank import default_bank
 
-    know = knowledge_for(default_bank().get("uro-219-testicular-torsion"))
+    know = case_knowledge("uro-219-testicular-torsion")
     reply = "Still torsion: the Doppler shows absent flow."
     assert reply_diagnoses(reply, segment_reply(reply), know, 1, semantic=False).role == "gold"
 
 
 def test_stemi_and_nstemi_are_written_forms_of_their_names():
-    from medgym.judges.diagnoses import reworded_forms
 
     assert "posterior STEMI" in reworded_forms("posterior ST-elevation myocardial infarction")
 
@@ -343,7 +330,6 @@ def test_common_invented_signs_and_results_are_recognised(invented):
 
 
 def test_pth_converts_between_pmol_per_litre_and_pg_per_ml():
-    from medgym.text.numbers import convert
 
     assert convert(11.8, "pmol/L", "pg/mL", "parathyroid hormone") == pytest.approx(111.3, abs=0.2)
 
@@ -390,7 +376,6 @@ def test_bare_test_items_in_a_note_list_are_orders():
 
 
 def test_ptx_is_a_written_form_of_pneumothorax():
-    from medgym.judges.diagnoses import reworded_forms
 
     assert "primary spontaneous PTX" in reworded_forms("primary spontaneous pneumothorax")
 
@@ -399,7 +384,6 @@ def test_ptx_is_a_written_form_of_pneumothorax():
 
 
 def test_a_discrepancy_remark_flags_the_item_it_names():
-    from medgym.judges.contradictions import _CONFLICT_HEADING
 
     segs = segment_reply("Final diagnosis: lead poisoning.\n\nDiscrepancy: the father denies pica.")
     assert segs[-1].heading == "Discrepancy" and _CONFLICT_HEADING.match(segs[-1].heading)
@@ -409,6 +393,5 @@ def test_a_discrepancy_remark_flags_the_item_it_names():
 @pytest.mark.parametrize(("text", "cue"), [("repeat urate in 4 weeks", False), ("repeat beta-hCG in 48 h", False),
                                            ("please repeat the urate today", True)])
 def test_a_repeat_booked_for_later_is_not_a_check_of_the_contradicted_item(text, cue):
-    from medgym.judges.contradictions import _cue
 
     assert (_cue(text) is not None) is cue

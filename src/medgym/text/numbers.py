@@ -154,6 +154,8 @@ _SCORE_RE = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d)?[+-]?)\s*/\s*(3|4|5|10|15|10
 _PAIR_RE = re.compile(r"(?<![\w.])(\d{2,3})\s*/\s*(\d{2,3})(\s*mm\s?hg)?(?![\w/])", re.IGNORECASE)
 
 
+# normalised units of time ("3 days" -> "d"): a duration, never the value of a measured result
+TIME_UNITS = ("h", "d", "wk", "y", "min")
 _PLAUSIBLE_TEMP = {"°f": (86.0, 113.0), "°c": (30.0, 45.0)}
 
 
