@@ -148,7 +148,11 @@ _ON_DRUG_BEFORE = re.compile(
 _PRESCRIBING = re.compile(
     r"\b(?:give|giving|proceed|administer|load(?:ing)?|hold(?:\s+off)?|withhold|continue|switch(?:\s+to)?|commence|prescribe|"
     r"start(?:ing)?|can\s+start|should\s+(?:already\s+)?be\s+(?:running|given|started|continued)|titrat\w*|"
-    r"tds|bd|od|qds|nocte|mane|tid|bid|qid|prn|stat)\b|\b\d+(?:\.\d+)?\s*(?:mg|mcg|µg|micrograms?|units)\b",
+    r"tds|bd|od|qds|nocte|mane|tid|bid|qid|prn|stat|"
+    # "IV calcium gluconate and insulin-dextrose", "heparin bolus", "induction with X and steroids",
+    # "metformin if needed": treatment being planned
+    r"IV|bolus|infusion|drip|gtt|needs?|requires?|induction\s+with|if\s+(?:needed|required|necessary)|as\s+needed)\b|"
+    r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|µg|micrograms?|units)\b",
     re.I,
 )
 _CAUSE_OF = re.compile(
@@ -160,6 +164,12 @@ _DOSE_AFTER = re.compile(
     r"^\s*(?:[\w/%°µ.]+\s+)?(?:(?:high[\s-]flow|supplemental|humidified)\s+)?(?:O2|oxygen|saline|dextrose|"
     r"fluids?|bolus|boluses|crystalloid|Hartmann'?s|infusion|via|stat)\b",
     re.I,
+)
+
+
+# "BP, urine PCR and LDH were requested but never reported": the items before the contrast are missing
+_REQUESTED_BUT_NOT = re.compile(
+    r"^[^.;:]{0,80}?\b(?:was|were|been)\s+(?:requested|ordered|asked\s+for)\s+but\s+(?:never|not)\b", re.I
 )
 
 
@@ -189,7 +199,7 @@ def _blocked(
         return "management choice (what to give or not give), not a patient fact"
     if GENERIC_RX.search(clause):
         return "general knowledge"
-    if MISSING_RX.search(_sub_sentence(text, pos)):
+    if MISSING_RX.search(_sub_sentence(text, pos)) or _REQUESTED_BUT_NOT.search(text[pos:]):
         return "states that it is missing or pending"
     if PLAN_RX.search(before) or (MODAL_RX.search(before) and not RESULT_RX.search(text[end:c1])):
         return "recommendation"

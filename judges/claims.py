@@ -180,6 +180,19 @@ _TERM_AS_ADJECTIVE = re.compile(r"^\s*(?:range|threshold|criteria|cut-?off|level
 _QUOTED = re.compile(r"\"[^\"]{3,}\"|“[^”]{3,}”")
 
 
+# disease words of the general vocabulary: named without a history cue they are diagnoses under discussion
+_DISEASE_TERM = re.compile(
+    r"cancer|tumou?r|malignan|hypertension|stroke|kidney\s+disease|\bCKD\b|diabet|cirrhosis|seizure|epilepsy|"
+    r"thrombosis|\bDVT\b|lupus|deficiency|failure|infarction|embolism|asthma|COPD|hepatitis|anaemia|anemia",
+    re.I,
+)
+_HAS_DISEASE_BEFORE = re.compile(
+    r"\b(?:(?:he|she|they|patient)\s+(?:has|had|have)|(?:is|was)\s+(?:a\s+)?known|PMH|PMHx|background|hx|h/o)\b"
+    r"[^.;:]{0,20}$",
+    re.I,
+)
+
+
 @dataclass
 class ExtractedTurn:
     claims: list[Claim]
@@ -1136,6 +1149,15 @@ class ClaimExtractor:
         present = not neg
         span = Span(turn=tc.index, text=text[s:e], start=seg.start + s, end=seg.start + e)
         status, rule = self._check_fact(tc, clause, text[s:e], item, kind, present, text)
+        if status != "supported" and item.startswith("term:") and _DISEASE_TERM.search(item[5:]) and not (
+            _HISTORY_BEFORE.search(text[max(0, s - 40) : s]) or _POSSESSIVE_HISTORY.search(text[max(0, s - 30) : s])
+            or _HAS_DISEASE_BEFORE.search(text[max(0, s - 30) : s])
+        ):
+            # "portal hypertension is clear", "no cancer on this material", "a seizure at stroke onset": a
+            # disease the record does not name, weighed in the reasoning. Only a history ("known
+            # hypertension", "her diabetes", "he has CKD") asserts it about the patient; restating a
+            # disease the record does name ("type 2 diabetes") stays a supported claim.
+            return None
         if self._prescribed(text, s, item) and (
             status != "supported" or (seg.section != "evidence" and _ordered_here(text, s, e))
         ):

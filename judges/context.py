@@ -213,9 +213,13 @@ _GENERIC_HEADS = {
     "test", "tests", "level", "levels", "count", "history", "examination", "exam", "course", "intake", "rate",
     "pressure", "factors", "score", "status", "result", "results", "finding", "findings", "value", "values",
     "panel", "screen", "sample", "disease", "syndrome", "injury", "pain", "use", "drug", "drugs", "therapy",
+    # body parts: the site of a test or finding, not its name ("his chest is clear" is not the CT chest)
+    "chest", "abdomen", "head", "brain", "neck", "pelvis", "spine", "heart", "lung", "lungs", "kidney", "kidneys",
+    "liver", "skin", "joint", "joints", "legs", "arms", "bowel", "bladder",
 }
 
 
+_DENIED = "<denied>"
 _MODALITY_RX = re.compile(r"\b(CT|MRI|ultrasound|X-ray|Doppler|echocardiogram|endoscopy)\b", re.I)
 
 
@@ -229,7 +233,11 @@ def _head_lexicon(case: Case) -> Lexicon | None:
     for f in case.facts:
         words = re.findall(r"[A-Za-z0-9][A-Za-z0-9\-]*", f.name)
         if len(words) >= 2:
-            heads.setdefault(words[-1].lower(), []).append(f.id)
+            # the head of a denied finding ("joint" of "no prosthetic joint") is not an alias: "a septic
+            # joint" would read as asserting what the statement denies. It still blocks other facts'
+            # use of the word.
+            denied = f.negated and f.category not in (FactCategory.lab, FactCategory.imaging, FactCategory.vital)
+            heads.setdefault(words[-1].lower(), []).append(_DENIED if denied else f.id)
         if f.negated:
             continue  # "flank pain" from "colicky flank pain" (denied) would flip the meaning
         # trailing word groups of multi-word names ("2-hour value" from "OGTT 2-hour value")
@@ -269,7 +277,7 @@ def _head_lexicon(case: Case) -> Lexicon | None:
     items = []
     for head, ids in heads.items():
         short_ok = head in ("CT", "MRI") or head in _ABBREVIATION_SET
-        if len(set(ids)) != 1 or (len(head) < 4 and not short_ok) or head in _GENERIC_HEADS or head in taken or head in dx_names:
+        if len(set(ids)) != 1 or ids[0] == _DENIED or (len(head) < 4 and not short_ok) or head in _GENERIC_HEADS or head in taken or head in dx_names:
             continue
         items.append((ids[0], "fact", [head]))
     return Lexicon(items) if items else None  # type: ignore[arg-type]
@@ -561,7 +569,31 @@ def _split_aliases(case: Case) -> list[tuple[re.Pattern[str], str]]:
                 rf"\b{adj}(?:,?\s+[a-z]+){{1,2}},?\s+{noun}s?\b|\b{noun}s?\s+(?:(?:is|was|are|were)\s+)?"
                 rf"(?:(?:clearly|easily|markedly|grossly)\s+)?{adj}\b", re.I), f.id))
     taken = {n.lower() for f in case.facts for n in f.all_names}
-    return out + _negated_phrase_aliases(case, taken) + _distinctive_word_aliases(case) + _relative_aliases(case)
+    return (
+        out + _negated_phrase_aliases(case, taken) + _distinctive_word_aliases(case) + _relative_aliases(case)
+        + _denied_head_aliases(case, taken)
+    )
+
+
+def _denied_head_aliases(case: Case, taken: set[str]) -> list[tuple[re.Pattern[str], str]]:
+    """The head noun of a denied finding, but only right after a negation ("no prophylaxis" cites
+    "no malaria prophylaxis"): bare, it would make "a septic joint" assert a denied prosthetic joint.
+    A denied test result ("urine culture: no growth") keeps its bare head alias in :func:`_head_lexicon`."""
+    heads: dict[str, set[str]] = {}
+    for f in case.facts:
+        words = re.findall(r"[A-Za-z][A-Za-z\-]*", f.name)
+        if len(words) >= 2:
+            heads.setdefault(words[-1].lower(), set()).add(f.id)
+    out = []
+    for head, ids in heads.items():
+        fid = next(iter(ids))
+        f = case.fact_index[fid]
+        if f.category in (FactCategory.lab, FactCategory.imaging, FactCategory.vital):
+            continue  # a denied test result keeps its bare head: "the culture" names the urine culture
+        if len(ids) != 1 or not f.negated or len(head) < 4 or head in _GENERIC_HEADS or head in taken:
+            continue
+        out.append((re.compile(rf"(?:(?<=\bno\s)|(?<=\bnil\s)|(?<=\bwithout\s)|(?<=\bnot\s)){re.escape(head)}\b", re.I), fid))
+    return out
 
 
 _FAMILY_FILLER = {

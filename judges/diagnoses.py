@@ -126,6 +126,11 @@ _CASE_SUMMARY = re.compile(
     r"(?:this|a|an)\s+(?:\d+[\s-]*(?:year|yr)[\s-]*old\s+)?(?:man|woman|boy|girl|patient|gentleman|lady)\b)",
     re.I,
 )
+# "Diagnosis: X." and the note shorthands "Dx: X", "Imp: X", "A/P: X": a label, so a name stated flatly
+# under it is a commitment (a hedge in the line still downgrades it)
+_FLAT_LABEL_HEADING = re.compile(
+    r"\W*(?:diagnosis|dx|diag|imp|a\s*[/&]\s*p|(?:assessment|impression)\s*(?:and|&|/|\+)\s*plan)\W*", re.I
+)
 _BARE_DX_LABEL = re.compile(r"^\W*(?:the\s+)?diagnosis\W*[:\-\u2013\u2014]", re.I)
 # patterns whose capture must look like a diagnosis (or match one of the case's semantically)
 _OTHER_DX_GUARDED = [
@@ -481,6 +486,13 @@ _LEAN_BEFORE = re.compile(
     re.I,
 )
 # a lead word that is itself a verb or hedge: the line is a sentence, not a flat diagnosis
+# qualifiers written before a diagnosis name in a verbless call: side, site, acuity, severity
+_QUALIFIER_LEAD = re.compile(
+    r"(?:(?:ruptured|acute|chronic|severe|mild|moderate|massive|early|late|recurrent|new|left|right|L|R|bilateral|"
+    r"tubal|proximal|distal|upper|lower|anterior|posterior|inferior|lateral|complete|partial|primary|secondary|"
+    r"provoked|unprovoked|symptomatic|decompensated|uncomplicated|complicated)\s+){1,4}",
+    re.I,
+)
 _LEAD_VERB = re.compile(
     r"\b(?:fits?|suggests?|favou?rs?|indicates?|points?|resembles?|mimics?|could|may|might|would|consider\w*|"
     r"think|suspect|query|possible|possibly|likely|probably|perhaps|maybe|rule|exclude)\b",
@@ -558,7 +570,9 @@ def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_d
         head = (seg.heading or "").lower()
         if "final" in head:
             return "definitive"
-        if re.fullmatch(r"\W*diagnosis\W*", head) and not hedge and not POSSIBLE_DX_RX.search(text) and not (
+        # under a label alone on its line, the first prose line is the call; the list below it is the plan
+        label = head or ("" if seg.bullet else str(seg.extra.get("block_heading") or "").lower())
+        if _FLAT_LABEL_HEADING.fullmatch(label) and not hedge and not _CASE_SUMMARY.match(text) and not POSSIBLE_DX_RX.search(text) and not (
             PROBABLE_DX_RX.search(text)
         ):
             return "definitive"  # "Diagnosis: CO poisoning." stated flatly under a bare heading
@@ -602,6 +616,12 @@ def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_d
         if HEDGE_DX_DOWNGRADE_RX.search(text[end:]):
             return "probable"  # "X until proven otherwise."
         return "definitive"  # stated flatly ("Pulmonary embolism on CTPA.", "Still DILI.", "No change - X.")
+    if (
+        _QUALIFIER_LEAD.fullmatch(lead.strip() + " ")
+        and re.fullmatch(r"[\s.!]*", text[end:])
+        and not (seg.bullet and seg.section != "diagnosis")
+    ):
+        return "definitive"  # a verbless one-line call, the name with its qualifiers ("Ruptured L tubal ectopic.")
     return "possible"
 
 
@@ -906,9 +926,26 @@ def _other_cause(text: str, s: int, e: int, name: str, know: CaseKnowledge) -> s
     return None
 
 
+@functools.lru_cache(maxsize=1)
+def _dx_abbreviations() -> re.Pattern[str] | None:
+    words = [str(w) for w in (lexicon_data().get("dx_abbreviations") or {})]
+    return re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, sorted(words, key=len, reverse=True))) + r")(?![\w-])") if words else None
+
+
+def expand_dx_abbreviations(phrase: str) -> str:
+    """"chronic Li toxicity" -> "chronic lithium toxicity" (lexicon ``dx_abbreviations``, case-sensitive)."""
+    rx = _dx_abbreviations()
+    if rx is None:
+        return phrase
+    table = lexicon_data()["dx_abbreviations"]
+    return rx.sub(lambda m: str(table[m.group(0)]), phrase)
+
+
 def _semantic_dx(name: str, know: CaseKnowledge) -> str | None:
     from medgym.text.embeddings import embed
 
+    # a trailing aside ("(ACEi + NSAID cutting renal clearance)") is the reasoning, not the name
+    name = expand_dx_abbreviations(re.sub(r"\s*\([^)]*\)?\W*$", "", name) or name)
     labels: list[tuple[str, str]] = [(d, n) for d, dx in know.diagnoses.items() for n in dx.all_names]
     vecs = embed([n for _, n in labels])
     q = embed([name])[0]

@@ -51,7 +51,7 @@ from medgym.judges.textrules import (
     QUESTION_RX,
     Segment,
 )
-from medgym.knowledge_base.case_schema import FactCategory
+from medgym.knowledge_base.case_schema import OBJECTIVE_CATEGORIES, FactCategory
 
 PANELS: list[tuple[re.Pattern[str], list[str]]] = [
     (re.compile(r"\b(?:LFTs?|liver\s+(?:function\s+tests?|panel|enzymes|tests|blood\s+tests|biochemistry)|"
@@ -83,6 +83,13 @@ _RATIONALE = re.compile(
     r"|\s*[—–]\s*(?=(?:those|these|this|that|it|they|for|so|as|which|because|since)\b)",
     re.I,
 )
+# "Given the dilated duct and the raised bilirubin, I would also like an MRCP": an opening clause that
+# gives the reason; the ask is what follows the comma
+_LEADING_RATIONALE = re.compile(
+    r"^\W*(?:given|because\s+of|in\s+view\s+of|in\s+light\s+of|with\s+(?:the|this|that|her|his))\b[^,;:?]{3,120},\s*"
+    r"(?=(?:I|we|please|can|could|would|let's|kindly)\b)",
+    re.I,
+)
 # "Can we chase the ACTH and renin I asked for?", "I still need the X": a reminder of an earlier request
 _CHASE = re.compile(
     r"\b(?:chase|chasing|still\s+(?:need|waiting|awaiting|want|outstanding|pending)|(?:I|we)\s+asked\s+for|"
@@ -108,7 +115,15 @@ _SERIAL = re.compile(
     r"since\s+(?:the\s+)?(?:GP|doctor|ambulance|paramedics?|referral|phone\s+call)\b|"
     r"since\s+(?:he|she|they)\s+(?:was|were)\s+(?:seen|admitted|referred)|"
     r"(?:has|have)\s+(?:he|she|they|the\s+patient)\s+(?:now\s+|since\s+)?developed|since\s+(?:admission|then|"
-    r"the\s+last|yesterday|this\s+morning))\b",
+    r"the\s+last|yesterday|this\s+morning)|"
+    # a repeat tied to a time or an event to come ("Recheck BMP after 2 L of fluid", "a repeat growth scan at
+    # 32 weeks", "a repeat ACR once she is symptom-free", "the blood film daily"): a value not yet existing
+    r"(?:twice\s+)?daily|nightly|overnight|(?:in|tomorrow)\s+the\s+morning|at\s+\d+\s*(?:weeks?|wks?)|"
+    r"(?:in|after)\s+(?:another\s+)?(?:\d+|a|one|two|three|five|ten)\s*(?:years?|yrs?)|"
+    r"after\s+(?:\d+(?:\.\d+)?\s*L\b|(?:the\s+|a\s+|his\s+|her\s+)?(?:[\w-]+\s+){0,2}(?:treatment|fluids?|"
+    r"resuscitation|rehydration|correction|transfusion|dialysis|insulin|infusion|bolus)\b)|"
+    r"once\s+(?:(?:she|he|they)(?:'s|\s+is|\s+are|\s+has|\s+have)|(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:is|are|has|have)"
+    r"\s+(?:fully\s+)?(?:settled|resolved|treated|recovered|cleared|stable|better|improved)))\b",
     re.I,
 )
 # Investigations a question can ask for; one that no case fact names is a new request, so the
@@ -116,7 +131,7 @@ _SERIAL = re.compile(
 _INVESTIGATION = re.compile(
     r"\b(?:(?:lying\s+and\s+standing|postural|orthostatic)\s+(?:BP|blood\s+pressures?)|(?:re-?)?examin(?:e|ation)|ECG|EKG|electrocardiogram|echo(?:cardiogram)?|nerve\s+conduction(?:\s+studies)?|NCS|EMG|"
     r"electromyograph\w*|EEG|(?:stool|blood|urine|sputum)\s+cultures?|cultures?|serology|antibod(?:y|ies)|"
-    r"CT|MRI|MRA|CTA|ultrasound|X-ray|radiograph|biopsy|lumbar\s+puncture|LP|CSF|"
+    r"CT|MRI|MRA|CTA|MRCP|ERCP|EUS|electrophoresis|ultrasound|X-ray|radiograph|biopsy|lumbar\s+puncture|LP|CSF|"
     r"spirometry|FVC|blood\s+film|smear|urinalysis|dipstick|drug\s+screen|toxicology|PCR|"
     r"(?:stool|urine|blood)\s+samples?|(?:venous\s+|arterial\s+)?blood\s+gas(?:es)?|VBG|ABG|FBC|CBC|"
     r"full\s+blood\s+count|U\s*&\s*Es?|CK|creatine\s+kinase|PSA|contrast\s+(?:study|enema|swallow|meal)|"
@@ -366,6 +381,12 @@ _EXAMINE_PART = re.compile(
     re.I,
 )
 # words that qualify how or when a test is done, not which test it is ("a bedside Doppler")
+# body-site words that make a one-word test name another test ("pelvic ultrasound", "cardiac MRI")
+_SITE_WORDS = {
+    "transvaginal", "pelvic", "abdominal", "renal", "kidney", "liver", "hepatic", "thyroid", "cardiac", "chest",
+    "head", "brain", "spine", "spinal", "scrotal", "testicular", "neck", "carotid", "breast", "bladder",
+    "transabdominal", "obstetric", "leg", "venous", "doppler", "knee", "hip", "shoulder", "wrist", "ankle",
+}
 _GENERIC_TEST_WORDS = {
     "some", "repeat", "more", "your", "bedside", "urgent", "portable", "formal", "quick", "another", "baseline",
     "serial", "emergency", "proper", "full", "early", "initial", "same-day", "fresh", "official", "rapid",
@@ -408,6 +429,28 @@ _VISIBLE_SIGN = re.compile(r"\b(?:visible|macroscopic|gross|frank)\s+", re.I)
 _CARE_GIVEN = re.compile(
     r"\b(?:make\s+sure|ensure|check\s+that|confirm\s+that)\s+(?:he|she|they|the\s+patient)(?:'s|\s+has|\s+have|"
     r"\s+is|\s+was)?\s+(?:had|received|been\s+given|got|taken|given)\b",
+    re.I,
+)
+
+
+# "Please give IV hydrocortisone 100 mg now", "Please catheterise and treat the potassium", "Urgent
+# urology review for exploration", "Can we offer her a copper coil?": a request to act on a released
+# finding asks for management, not for the finding again
+_MANAGEMENT_ACTION = re.compile(
+    r"\b(?:give(?!\s+(?:me|us)\b)|commence|initiate|treat|catheteri[sz]e|refer|book|offer|transfuse|withhold|"
+    r"admit|bleep|page|call\s+(?:the\s+|in\s+the\s+)?(?:on-?call\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:team|registrar|"
+    r"consultant|surgeons?|urologist|cardiologist|haematologist|neurologist|obstetrician|gynaecologist|service)|"
+    r"review\s+for|(?:is|are)\s+(?:stored|saved|kept|called|contacted)|exploration|theatre)\b",
+    re.I,
+)
+# "Can we recheck the potassium?": asks for the same measurement again
+_REPEAT_WORD = re.compile(r"\b(?:repeat\w*|re-?check\w*|re-?test\w*|re-?send)\b", re.I)
+# "Is there an old ECG for comparison?", "any earlier ACR results on record", "his CRP at the time of the
+# infection", "was he ever tested for AAT": a result from the past, not the current one released
+_PRIOR_RESULT = re.compile(
+    r"\b(?:old|previous|prior|earlier|historical|past)\s+(?:[\w-]+\s+){0,2}?(?:ECGs?|EKGs?|results?|readings?|"
+    r"values?|levels?|scans?|films?|images?|tests?|excursions?|records?|measurements?)\b|\bon\s+record\b|"
+    r"\bfor\s+comparison\b|\bat\s+the\s+time\s+of\b|\bever\s+(?:been\s+)?(?:tested|checked|measured|screened)\b",
     re.I,
 )
 
@@ -545,6 +588,7 @@ class QuestionReader:
     def _targets(self, text: str) -> tuple[set[str], str, bool]:
         """(fact ids, via, mentions a contradiction item)."""
         text = _RATIONALE.split(text, maxsplit=1)[0]  # "..., given her diabetes" is the reason, not the ask
+        text = _LEADING_RATIONALE.sub("", text)  # "Given the raised bilirubin, I'd like an MRCP" asks for the MRCP
         head = _CONDITION_TAIL.sub("", text)
         if head.strip() and not head.rstrip().endswith(("?", ":")) and len(head.split()) >= 2:
             text = head  # "Upper GI contrast study if the ultrasound is non-diagnostic" asks for the study
@@ -594,6 +638,12 @@ class QuestionReader:
         if fact is None or " " in m.text.strip():
             return False
         names = [n.lower() for n in fact.all_names]
+        q = re.search(r"([A-Za-z][A-Za-z\-]{3,})\s+$", text[: m.start])
+        if q and q.group(1).lower() in _SITE_WORDS:
+            # "a transvaginal ultrasound" is not the case's renal ultrasound, even when the fact's
+            # aliases include the bare "ultrasound": a body site the fact never names is another test
+            hay = " ".join([*names, fact.statement.lower()])
+            return q.group(1).lower()[:5] not in hay
         if m.text.lower() in names or m.text.lower().rstrip("s") in names:
             return False
         q = re.search(r"([A-Za-z][A-Za-z\-]{3,})\s+$", text[: m.start])
@@ -912,6 +962,12 @@ class QuestionReader:
                 extra := self._untargeted_items(r.text)
             ):
                 reasons.append(f"also asks about clinical item(s) no case fact names {extra}: new")
+            elif not r.confirm and r.targets and _MANAGEMENT_ACTION.search(r.text) and not _REPEAT_WORD.search(r.text):
+                reasons.append("asks for a management action on the finding (treat, refer, call), not for it: new")
+            elif not r.confirm and r.targets and _PRIOR_RESULT.search(r.text) and any(
+                know.fact(f).category in OBJECTIVE_CATEGORIES for f in r.targets
+            ):
+                reasons.append("asks for a result from the past, not the current one released: new")
             elif not r.confirm and r.targets and _CARE_GIVEN.search(r.text):
                 reasons.append("checks that care was given now, not the released history: new")
             elif not r.confirm and r.targets and _VISIBLE_SIGN.search(r.text) and all(

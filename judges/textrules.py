@@ -26,7 +26,10 @@ _HEADINGS: list[tuple[Section, re.Pattern[str]]] = [
     ("diagnosis", re.compile(
         r"^(?:final(?:\s+working)?\s+diagnosis|working\s+diagnosis|(?:most\s+likely|leading|provisional)\s+"
         r"diagnosis|diagnosis|assessment|(?:working|clinical|initial|current|overall)?\s*impression|"
-        r"most\s+likely(?:\s+(?:cause|explanation))?|likely\s+diagnosis)$", re.I)),
+        r"most\s+likely(?:\s+(?:cause|explanation))?|likely\s+diagnosis|"
+        # note shorthand: "Imp:", "Dx:", "Working dx:", "A/P:", "Assessment & plan:" open the diagnosis
+        r"imp|dx|diag|(?:working|provisional|likely|final|leading)\s+dx|a\s*[/&]\s*p|"
+        r"(?:assessment|impression)\s*(?:and|&|/|\+)\s*plan)$", re.I)),
     ("evidence", re.compile(
         r"^(?:(?:supporting|key|main|clinical)\s+)?(?:evidence|findings|features)(?:\s+(?:supporting|for)\b.*)?$|"
         r"^(?:rationale|reasoning|justification|basis|why|supporting\s+data|evidence\s+from\s+this\s+case.*)$",
@@ -45,7 +48,7 @@ _HEADINGS: list[tuple[Section, re.Pattern[str]]] = [
         r"(?:(?:suggested|proposed|initial|further|recommended|planned)\s+)?"
         r"(?:workup|work-up|work\s+up|investigations|tests|bloods))$", re.I)),
     ("differential", re.compile(
-        r"^(?:differential(?:\s+diagnos[ie]s)?|differentials|alternatives?(?:\s+considered)?(?:\s+[a-z ]+)?|"
+        r"^(?:differential(?:\s+diagnos[ie]s)?|differentials|ddx|alternatives?(?:\s+considered)?(?:\s+[a-z ]+)?|"
         r"other\s+possibilities|(?:diagnoses|conditions)\s+(?:excluded|considered)(?:\s+[a-z ]+)?)$", re.I)),
 ]
 # Remarks after a list ("Note: the T10 level reported by the admitting doctor conflicts with...")
@@ -55,7 +58,7 @@ _HEADINGS.append(("body", re.compile(
     r"important|please\s+note|conflict(?:ing)?(?:\s+[a-z]+){0,2}|discrepanc(?:y|ies)(?:\s+[a-z]+){0,2}|"
     r"unverified(?:\s+[a-z]+){0,2}|(?:not|un)\s*confirmed(?:\s+[a-z]+){0,2})$", re.I)))
 _INLINE_HEADING = re.compile(
-    r"^\s*(?:[-*•]\s*)?(?:\*\*|__)?([A-Za-z][A-Za-z '/\-]{1,60}?)(?:\*\*|__)?\s*:\s*(?:(?:\*\*|__)\s*)?"
+    r"^\s*(?:[-*•]\s*)?(?:\*\*|__)?([A-Za-z][A-Za-z '/&+\-]{1,60}?)(?:\*\*|__)?\s*:\s*(?:(?:\*\*|__)\s*)?"
 )  # "**Most likely:** X": the bold may close after the colon
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)]|\(\d{1,2}\)|[a-h][.)](?=\s+[A-Za-z(]))\s+")  # "-", "1.", "1)", "(1)", "a)"
 # A short request sentence ending a line with ":" introduces a list of requests ("I need:",
@@ -159,6 +162,7 @@ def segment_reply(text: str) -> list[Segment]:
     prev_blank = False
     leadin = False
     leadin_indent = -1  # indentation of a list item that opened a request list ("3. I need:"), else -1
+    block_heading: str | None = None  # a heading alone on its line ("A/P:"): the label of the lines below
     for line_no, raw_line in enumerate(text.split("\n")):
         line_start = pos
         pos += len(raw_line) + 1
@@ -188,6 +192,7 @@ def segment_reply(text: str) -> list[Segment]:
                 heading = m.group(1).strip()
                 body_start = m.end()
                 bullet = False
+                block_heading = heading
         elif REQUEST_HEADING_RX.match(re.sub(r"[*_#]+", "", line).strip().rstrip(":").strip()) and _next_is_bullet(
             text, pos
         ):
@@ -198,10 +203,11 @@ def segment_reply(text: str) -> list[Segment]:
             line.strip().lstrip("#").strip().rstrip(":")
         ):
             section = heading_section(line.strip().lstrip("#").strip().rstrip(":")) or section
+            block_heading = line.strip().lstrip("#").strip().rstrip(":")
             prev_blank = False
             continue
         elif prev_blank and not bullet and section != "body" and not _looks_continuation(section, line):
-            section = "body"
+            section, block_heading = "body", None
         prev_blank = False
         content = line[body_start:]
         if heading is not None and not content.strip():
@@ -246,6 +252,7 @@ def segment_reply(text: str) -> list[Segment]:
                     heading=heading,
                     index=len(segments),
                     line_start=k == 0,
+                    extra={"block_heading": block_heading} if block_heading and section == "diagnosis" else {},
                 )
             )
         if opens_list:
@@ -342,14 +349,19 @@ GENERIC_RX = re.compile(
     re.I,
 )
 MISSING_RX = re.compile(
-    r"\b(?:not\s+(?:yet\s+)?(?:been\s+)?(?:provided|given|reported|available|mentioned|documented|done|"
+    r"\b(?:not\s+(?:yet\s+)?(?:been\s+)?(?:made\s+)?(?:provided|given|reported|available|mentioned|documented|done|"
     r"performed|measured|checked|known|stated|included|back|resulted|returned|listed|supplied)|"
     r"no\s+(?:results?|data|report|reports|information|values?|measurements?)\b|missing|unknown|"
     r"(?:we|i)\s+(?:do\s+not|don't|still\s+do\s+not|still\s+don't)\s+(?:have|know)|"
-    r"(?:haven't|have\s+not|has\s+not|hasn't)\s+(?:been\s+)?(?:seen|got|received|provided|reported|done|"
-    r"performed|given)|lack(?:ing)?\b|absent\s+data|without\s+(?:the\s+)?(?:results?|data|knowing)|"
+    r"(?:haven't|have\s+not|has\s+not|hasn't)\s+(?:actually\s+|yet\s+)?(?:been\s+)?(?:seen|got|received|provided|"
+    r"reported|done|performed|given|had)|still\s+no\b|no\s+(?:[\w-]+\s+){1,3}yet\b|"
+    # "Without the IGRA or skin test I can only call this probable": a decision limited by a missing result
+    r"without\s+(?:the|a|an|any|her|his)\s+[^,.;]{1,40}?,?\s+(?:I|we)\s+(?:can(?:not|'t)?|could(?:n't)?|am|'m)\b|lack(?:ing)?\b|absent\s+data|without\s+(?:the\s+)?(?:results?|data|knowing)|"
     r"still\s+(?:pending|awaited|awaiting|outstanding|need)|pending|awaiting|awaited|outstanding|"
     r"(?:still\s+)?waiting\s+(?:for|on)|never\s+(?:came|come|got|arrived|returned|reported)(?:\s+back)?|"
+    r"never\s+(?:been\s+)?(?:made\s+available|provided|released|available|given\s+to\s+(?:me|us))|"
+    # "BP, urine PCR and LDH were requested but never reported": asked for, so not a stated result
+    r"(?:was|were|been)\s+(?:requested|ordered|asked\s+for)\s+but\s+(?:never|not)\b|"
     r"(?:that\s+|which\s+)?(?:I|we)\s+(?:had\s+)?(?:asked|requested)\s+for\b|"
     r"(?:can't|cannot|can\s+not|unable\s+to|not\s+possible\s+to)\b[^.;]{0,60}\bwithout\b|"
     r"not\s+(?:yet\s+)?available|unavailable|(?:is|are)\s+(?:needed|required)\s+before)\b",
