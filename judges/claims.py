@@ -180,6 +180,15 @@ _TERM_AS_ADJECTIVE = re.compile(r"^\s*(?:range|threshold|criteria|cut-?off|level
 _QUOTED = re.compile(r"\"[^\"]{3,}\"|“[^”]{3,}”")
 
 
+# "Next: PCI, DAPT, heparin", "Plan: ..." at the start of a line: what follows is management
+_PLAN_LABEL = re.compile(r"^\W*(?:next(?:\s+steps)?|plan|p|tx|rx|management)\s*:", re.I)
+_TREATMENT_AFTER = re.compile(
+    r"^[\s-]*(?:transfusions?|replacement|supplement\w*|infusion|gluconate|resonium|binders?|repletion)\b", re.I
+)
+_SPECIMEN_WORD = re.compile(r"CSF|urine|serum|plasma|blood|stool|sputum", re.I)
+_OTHER_TEST_AFTER = re.compile(
+    r"^\s+(?:[\w-]+\s+){0,1}?(?:anti-?\w+|Glu\w+|NMDA\w*|IgG|IgM|IgA|PCR|oligoclonal|cytology|Ab\b|antibod\w*)", re.I
+)
 # disease words of the general vocabulary: named without a history cue they are diagnoses under discussion
 _DISEASE_TERM = re.compile(
     r"cancer|tumou?r|malignan|hypertension|stroke|kidney\s+disease|\bCKD\b|diabet|cirrhosis|seizure|epilepsy|"
@@ -1129,6 +1138,10 @@ class ClaimExtractor:
         why = _blocked(text, s, e, is_test, dx_local=dx_local)
         if why is not None:
             return None
+        if _TREATMENT_AFTER.match(text[e:]):
+            return None  # "no platelet transfusion", "potassium replacement": the treatment, not the finding
+        if fact is not None and _SPECIMEN_WORD.fullmatch(text[s:e].strip()) and _OTHER_TEST_AFTER.match(text[e:]):
+            return None  # "CSF GluN1 antibodies positive" is another test on that specimen, not the CSF cell count
         c0, c1 = clause_bounds(text, s)
         clause = text[c0:c1]
         if is_test:
@@ -1158,7 +1171,11 @@ class ClaimExtractor:
             # hypertension", "her diabetes", "he has CKD") asserts it about the patient; restating a
             # disease the record does name ("type 2 diabetes") stays a supported claim.
             return None
-        if self._prescribed(text, s, item) and (
+        plan_line = seg.section == "plan" or _PLAN_LABEL.match(text) or (
+            (seg.heading or str(seg.extra.get("block_heading") or "")).strip().lower() in ("a/p", "a&p", "plan", "next", "p")
+            and not seg.line_start
+        )
+        if (self._prescribed(text, s, item) or (plan_line and self._is_drug(item))) and (
             status != "supported" or (seg.section != "evidence" and _ordered_here(text, s, e))
         ):
             # a drug in a prescription is the plan, not a claim about the patient; a supported one only
@@ -1188,6 +1205,10 @@ class ClaimExtractor:
             premise=premise,
             rule=rule,
         )
+
+    def _is_drug(self, item: str) -> bool:
+        f = self.know.matcher.facts.get(item)
+        return item in treatment_terms() or (f is not None and f.category == FactCategory.medication)
 
     def _prescribed(self, text: str, s: int, item: str) -> bool:
         """A drug named as treatment to give, hold or continue ("Propranolol 40 mg tds and an

@@ -41,7 +41,9 @@ from medgym.text.fact_matcher import Lexicon
 _RANK = {"definitive": 3, "probable": 2, "possible": 1, "excluded": 0}
 # an explicit "my leading / working / most likely diagnosis" outranks a passing "probably"
 _LEAD_CUE = re.compile(
-    r"\b(?:leading|working\s+diagnosis|most\s+likely|likeliest|top\s+of|primary\s+diagnosis|favou?r)\b", re.I
+    r"\b(?:leading|working\s+diagnosis|most\s+likely|likeliest|top\s+of|primary\s+diagnosis|favou?r|"
+    r"(?:push|pushes|pushed|point|points|tip|tips|tipped|move|moves)\s+me\s+(?:to|towards?)|revis(?:ing|ed)\s*(?:to\b|:)?)\b",
+    re.I,
 )
 _EXCLUDED_BEFORE = re.compile(
     r"(?:\b(?:not|no|rather\s+than|instead\s+of|against|rules?\s+out|ruled\s+out|excludes?|excluding|"
@@ -161,6 +163,45 @@ _OTHER_DX_GUARDED = [
         re.I,
     ),
 ]
+# "This looks like co-amoxiclav hepatotoxicity", "My impression is X", "Still think inferior + RV MI",
+# "Still prerenal.": a name in the agent's own words, kept only when it matches a case diagnosis by
+# meaning or is diagnosis-shaped
+_OTHER_DX_GUARDED += [
+    re.compile(
+        r"\b(?:this|it|the\s+(?:picture|presentation|pattern))\s+(?:looks|sounds|reads|seems)\s+(?:most\s+|very\s+)?"
+        r"like\s+(?P<dx>[^.;:,\n()\u2014\u2013]{3,60})",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:my|the|our)\s+(?:impression|opinion|view|assessment)\s+is\s+(?:that\s+)?(?:(?:this|it)\s+is\s+)?"
+        r"(?P<dx>[^.;:,\n()\u2014\u2013]{3,60})",
+        re.I,
+    ),
+    # "my diagnosis remains X", "My impression remains an infected ureteric calculus"
+    re.compile(
+        r"\b(?:my|our)\s+(?:diagnosis|impression)\s+(?:remains|is\s+still|stays|is\s+now)\s+(?P<dx>[^.;:,\n()\u2014\u2013]{3,80})",
+        re.I,
+    ),
+    re.compile(r"\b(?:I\s+)?still\s+think\s+(?:(?:this|it)\s+is\s+|it'?s\s+)?(?P<dx>[^.;:,\n()\u2014\u2013]{3,60})", re.I),
+    # "I'd still treat this as an early cancer", "presentation is classic primary psychosis",
+    # "Nothing changes my view: X"
+    re.compile(
+        r"\b(?:treat|manage|regard|handle)\s+(?:this|it|her|him)\s+as\s+(?P<dx>[^.;:,\n()\u2014\u2013]{3,60})", re.I
+    ),
+    re.compile(r"(?:^|[;,]\s*)(?:presentation|picture)\s+is\s+(?P<dx>[^.;:,\n()\u2014\u2013]{3,60})", re.I),
+    _VIEW_COLON := re.compile(
+        r"\b(?:my|the)\s+(?:view|impression|diagnosis|assessment|thinking)\s*(?:remains|is|stands)?\s*:\s*"
+        r"(?P<dx>[^.;:,\n()\u2014\u2013]{3,80})",
+        re.I,
+    ),
+]
+# "Still prerenal.", "Unchanged: COPD.": a bare restatement at the start of a reply, stated flatly
+_STILL_DX = re.compile(
+    r"^\W*(?:still|unchanged|no\s+change)\W*\s*(?!(?:to|in|of|on|from|with|the|my|our|his|her|a|an|no|not|waiting|"
+    r"awaiting|pending|here|there|same|unclear|uncertain|think|feel|favou?r)\b)"
+    r"(?P<dx>[A-Za-z](?:(?!diagnos)[^.;:,\n()\u2014\u2013?]){1,40})[.!]?\s*$", re.I
+)
+_OTHER_DX_GUARDED.append(_STILL_DX)
 # a diagnosis-shaped noun phrase: ends in a disease word or suffix
 _DX_SHAPED = re.compile(
     r"\b[\w\-]*(?:itis|osis|oma|omas|aemia|emia|pathy|plasia|withdrawal|insufficiency|failure|syndrome|disease|"
@@ -481,7 +522,8 @@ _PAREN_HEDGE_AFTER = re.compile(
 _LEAN_BEFORE = re.compile(
     r"\b(?:lean(?:ing|s)?\s+(?:towards?|to)|inclined\s+(?:towards?|to\s+(?:think|call))|"
     r"(?:manage|managing|treat|treating|handle)\s+(?:it|this|him|her|them)\s+as|"
-    r"(?:looks|sounds|seems)\s+(?:\w+\s+)?like|my\s+money(?:'s|\s+is)\s+on|I'd\s+(?:bet|put\s+money)\s+on)\s+"
+    r"(?:looks|sounds|seems)\s+(?:\w+\s+)?like|my\s+money(?:'s|\s+is)\s+on|I'd\s+(?:bet|put\s+money)\s+on|"
+    r"(?:push|pushes|pushed|point|points|tip|tips|tipped|move|moves)\s+me\s+(?:to|towards?))\s+"
     r"(?:an?\s+|the\s+)?(?:[A-Za-z][\w\-/]*\s+){0,3}$",
     re.I,
 )
@@ -790,11 +832,16 @@ def _other_diagnosis(
                 raw = re.sub(r"^(?:an?|the)\s+", "", m.group("dx").strip(), flags=re.I)
                 name = _DX_TRIM.sub("", raw).strip(" ,:-")
                 if _shared_head(name, know):
-                    continue  # "an encephalitis" when two case diagnoses end in it: the cause decides
+                    # "an encephalitis" when two case diagnoses end in it: the cause decides, so only the whole
+                    # phrase with its cause can name one ("pancreatitis from a stone in the duct")
+                    whole = _semantic_dx(raw, know) if semantic and raw != name else None
+                    if whole is None:
+                        continue
+                    name = raw
                 matched = _semantic_dx(name, know) if semantic and len(name) >= 3 else None
                 matched = matched or _same_head_dx(name, know)
-                if matched is None and not _DX_SHAPED.search(name):
-                    continue
+                if matched is None and (not _DX_SHAPED.search(name) or m.re is _VIEW_COLON):
+                    continue  # after "my view:" only a case diagnosis by meaning (the colon may open a reason)
                 hedge = HEDGE_DX_DOWNGRADE_RX.search(text) or HEDGE_RX.search(text) or POSSIBLE_DX_RX.search(
                     text[m.start() : m.end()]
                 )
@@ -802,10 +849,11 @@ def _other_diagnosis(
                 return DiagnosisMention(
                     name=matched or name,
                     role=_role(know, matched) if matched else "other",  # type: ignore[arg-type]
-                    stance="probable" if hedge or m.re is not _OTHER_DX_GUARDED[0] else "definitive",
+                    stance="probable" if hedge or m.re not in (_OTHER_DX_GUARDED[0], _STILL_DX) else "definitive",
                     span=Span(turn=turn, text=raw, start=start, end=start + len(raw)),
                 )
-        if seg.section == "diagnosis" and seg.heading and seg.line_start:
+        if seg.section == "diagnosis" and seg.line_start and (seg.heading or seg.extra.get("first_under_block")):
+            # "Assessment: X", or the first line under a label alone on its line ("## Assessment" over "**X.**")
             raw = text.strip()
             start = seg.start
         else:
@@ -819,6 +867,10 @@ def _other_diagnosis(
         # the trimmed head ("breakthrough seizures") can miss a case diagnosis that the whole phrase
         # names ("breakthrough seizures from the combined pill lowering her lamotrigine")
         matched = _semantic_dx(full, know)
+    if matched is None and not seg.heading and not (
+        len(full.split()) <= 8 and _DX_SHAPED.search(" ".join(full.split()[-2:]))
+    ):
+        return None  # a prose sentence under a label alone on its line is not a name unless it means one
     stance = "definitive" if final_line else "probable"
     if (
         stance == "probable"
@@ -978,8 +1030,13 @@ def _leading(turn: int, mentions: list[DiagnosisMention], reply: str, boosted: s
             mentions=mentions,
             rule="no diagnosis held (none named, or every one named is excluded)",
         )
+    labelled = not has_final_diagnosis(reply) and any(id(m) in boosted and m.role != "other" for m in live)
+
     def rank(m: DiagnosisMention) -> float:
-        return _RANK[m.stance] + (0.5 if id(m) in boosted else 0.0)
+        # an explicit "my working diagnosis is X" (a case diagnosis) outranks a flat mention of a name the
+        # case does not hold ("the biopsy confirms invasive adenocarcinoma"), unless that is the final line
+        demote = 1.5 if labelled and m.role == "other" and id(m) not in boosted else 0.0
+        return _RANK[m.stance] + (0.5 if id(m) in boosted else 0.0) - demote
 
     best = max(rank(m) for m in live)
     lead = next(m for m in live if rank(m) == best)
@@ -1013,7 +1070,10 @@ _UNCHANGED_DX = re.compile(
     r"\b(?:original|initial|previous|earlier)\s+(?:working\s+)?diagnosis\s+(?:stands|holds|is\s+unchanged)\b|"
     # "The urate confirms it.", "which clinches the diagnosis": a result said to confirm the diagnosis
     # already held, without naming it
-    r"\b(?:confirms|clinches|secures|seals|nails)\s+(?:it|this|that|the\s+(?:working\s+)?diagnosis)\b",
+    r"\b(?:confirms|clinches|secures|seals|nails)\s+(?:it|this|that|the\s+(?:working\s+)?diagnosis)\b|"
+    # "A right ovarian teratoma fits perfectly": a result said to fit what is already held
+    r"\bfits\s+(?:perfectly|well|nicely|neatly|completely|entirely)\b|"
+    r"\bfits\s+(?:with\s+)?(?:the|my|our|this)\s+(?:working\s+)?(?:diagnosis|picture)\b",
     re.I,
 )
 

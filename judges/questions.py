@@ -71,7 +71,7 @@ PANELS: list[tuple[re.Pattern[str], list[str]]] = [
 ]
 _VITALS = re.compile(r"\b(?:vital\s+signs|vitals|observations|obs)\b", re.I)
 _EXPLICIT_ASK = re.compile(
-    r"\b(?:please|order|send|request|arrange|obtain|could\s+you|can\s+(?:we|you|i)|i'?d\s+like|"
+    r"\b(?:please|pls|plz|expedite|order|send|request|arrange|obtain|could\s+you|can\s+(?:we|you|i)|i'?d\s+like|"
     r"i\s+would\s+like|we\s+need|i\s+need)\b",
     re.I,
 )
@@ -119,6 +119,7 @@ _SERIAL = re.compile(
     # a repeat tied to a time or an event to come ("Recheck BMP after 2 L of fluid", "a repeat growth scan at
     # 32 weeks", "a repeat ACR once she is symptom-free", "the blood film daily"): a value not yet existing
     r"(?:twice\s+)?daily|nightly|overnight|(?:in|tomorrow)\s+the\s+morning|at\s+\d+\s*(?:weeks?|wks?)|"
+    r"at\s+(?:the|his|her|their)\s+next\s+(?:visit|appointment|review|clinic)|"
     r"(?:in|after)\s+(?:another\s+)?(?:\d+|a|one|two|three|five|ten)\s*(?:years?|yrs?)|"
     r"after\s+(?:\d+(?:\.\d+)?\s*L\b|(?:the\s+|a\s+|his\s+|her\s+)?(?:[\w-]+\s+){0,2}(?:treatment|fluids?|"
     r"resuscitation|rehydration|correction|transfusion|dialysis|insulin|infusion|bolus)\b)|"
@@ -131,7 +132,7 @@ _SERIAL = re.compile(
 _INVESTIGATION = re.compile(
     r"\b(?:(?:lying\s+and\s+standing|postural|orthostatic)\s+(?:BP|blood\s+pressures?)|(?:re-?)?examin(?:e|ation)|ECG|EKG|electrocardiogram|echo(?:cardiogram)?|nerve\s+conduction(?:\s+studies)?|NCS|EMG|"
     r"electromyograph\w*|EEG|(?:stool|blood|urine|sputum)\s+cultures?|cultures?|serology|antibod(?:y|ies)|"
-    r"CT|MRI|MRA|CTA|MRCP|ERCP|EUS|electrophoresis|ultrasound|X-ray|radiograph|biopsy|lumbar\s+puncture|LP|CSF|"
+    r"CT|MRI|MRA|CTA|MRCP|ERCP|EUS|electrophoresis|DLCO|TLCO|gas\s+transfer|lung\s+volumes|ultrasound|X-ray|radiograph|biopsy|lumbar\s+puncture|LP|CSF|"
     r"spirometry|FVC|blood\s+film|smear|urinalysis|dipstick|drug\s+screen|toxicology|PCR|"
     r"(?:stool|urine|blood)\s+samples?|(?:venous\s+|arterial\s+)?blood\s+gas(?:es)?|VBG|ABG|FBC|CBC|"
     r"full\s+blood\s+count|U\s*&\s*Es?|CK|creatine\s+kinase|PSA|contrast\s+(?:study|enema|swallow|meal)|"
@@ -410,7 +411,18 @@ _TERSE_ASK = re.compile(
     r"[—–]\s*(?:(?:and|so)\s+)?(?:please|pls|plz)\s+(?:(?:can|could)\s+(?:someone|you|we)\s+)?"
     + NOT_AN_ASK_AFTER_PLEASE + r"[a-z]{3,}\b|"
     r"[—–]\s*(?:can|could)\s+(?:we|you|someone)\s+[a-z]{3,}\b|"
-    r"^\W*(?:(?:and|so|also)\s+)?(?:pls|plz)\s+[a-z]{3,}\b|^\W*(?:would|'d)\s+(?:also\s+)?like\b",
+    r"^\W*(?:(?:and|so|also)\s+)?(?:pls|plz)\s+[a-z]{3,}\b|^\W*(?:would|'d)\s+(?:also\s+)?like\b|"
+    # "— send serum + CSF NMDAR Ab", "Would recheck the K before ...", "I'd also add an IgA-EMA.",
+    # "I would clarify this with the patient directly."
+    r"[—–]\s*(?:(?:and|so)\s+)?(?:send|check|get|order|request|arrange)\s+[A-Za-z]|"
+    r"^\W*(?:(?:I|we)(?:'d|\s+would)|would)\s+(?:also\s+|first\s+|still\s+)?(?:clarify|confirm|check|send|order|request|"
+    r"add|repeat|re-?check|re-?image|re-?scan|get)\b",
+    re.I,
+)
+# "Need MRI brain w/ contrast today", "He'll need HBV DNA", "— needs a CK": a test the patient needs
+_NEED_TEST = re.compile(
+    r"(?:^\W*|\b(?:he|she|they|the\s+patient)(?:'ll|\s+will)?\s+|[—–]\s*)needs?\s+(?:an?\s+|the\s+)?"
+    r"(?:urgent\s+|emergency\s+|formal\s+|repeat\s+|further\s+)?(?:[\w/+-]+\s+){0,2}?",
     re.I,
 )
 _PLEASE_RE_VERB = re.compile(r"^\W*(?:(?:and|so|also|then)\s+)?please\s+(?:also\s+|now\s+)?re-[a-z]{3,}\b", re.I)
@@ -420,7 +432,7 @@ _RECHECK = re.compile(r"\bre-?(?:measure|take|assess|examine|evaluate|do|count|w
 # new measurement, not the released value
 _SPECIMEN = re.compile(
     r"\b(?:heparini[sz]ed|lithium[\s-]heparin|plasma|whole[\s-]blood|point[\s-]of[\s-]care|POC|capillary|"
-    r"finger-?\s?prick|unhaemolysed|unhemolyzed|non-?haemolysed|fresh\s+(?:sample|specimen)|arterial)\b",
+    r"finger-?\s?prick|fasting|early[\s-]morning|unhaemolysed|unhemolyzed|non-?haemolysed|fresh\s+(?:sample|specimen)|arterial)\b",
     re.I,
 )
 # "Any visible haematuria?", "frank blood?": the sign the patient sees, not the laboratory finding
@@ -529,6 +541,8 @@ def is_request(seg: Segment) -> tuple[bool, str]:
     if ends_q and _HYPOTHESIS_Q.match(text):
         return False, "a rhetorical diagnostic hypothesis ('could this be X?'), not a request"
     cue = QUESTION_RX.search(text) or _PLEASE_RE_VERB.match(text) or _INDIRECT_ASK.search(text) or _TERSE_ASK.search(text)
+    if cue is None:
+        cue = next((m for m in _NEED_TEST.finditer(text) if _INVESTIGATION.match(text[m.end():])), None)
     if not ends_q and not cue:
         return False, ""
     if (
@@ -540,6 +554,11 @@ def is_request(seg: Segment) -> tuple[bool, str]:
         return False, "a wish about naming or treating ('I'd want to call it X'), not a request"
     if not ends_q and _ORDER_VERB.match(text) and not re.search(r"\bplease\b", text, re.I) and _is_drug_order(text):
         return False, "an order for a drug or treatment, not a request for information"
+    if not ends_q and cue is not None and re.search(r"\badd\b", cue.group(0), re.I) and not (
+        _INVESTIGATION.search(text[cue.end():])
+        or any(general_lexicon()[1].get(hits[0][0]) == "analyte" for _s, _e, hits in general_lexicon()[0].find(text))
+    ):
+        return False, "adds something that is not a test ('I'd add colchicine'), not a request for information"
     if not ends_q and _SCHEDULED_ORDER.match(text):
         return False, "a bare order scheduling a future test, not a request for information"
     if not ends_q and _NOT_NEEDED.search(text):
@@ -592,8 +611,19 @@ class QuestionReader:
         head = _CONDITION_TAIL.sub("", text)
         if head.strip() and not head.rstrip().endswith(("?", ":")) and len(head.split()) >= 2:
             text = head  # "Upper GI contrast study if the ultrasound is non-diagnostic" asks for the study
+        fam = _FAMILY_HISTORY.search(text)
         text = _FAMILY_HISTORY.sub(lambda m: " " * len(m.group(0)), text)
         ids: set[str] = set()
+        if fam is not None:
+            # "Any family history of kidney stones?" asks for the family-history fact when that fact speaks
+            # of the condition ("no family history of stones or parathyroid disease"), not the patient's own
+            asked = {w.lower()[:5] for w in re.findall(r"[A-Za-z]{4,}", fam.group(0)[len("family history of"):])}
+            asked -= {"famil", "histo", "other", "there", "anyon"}
+            for f in self.know.case.facts:
+                if f.category == FactCategory.family and asked & {
+                    w.lower()[:5] for w in re.findall(r"[A-Za-z]{4,}", " ".join([f.statement, *f.all_names]))
+                }:
+                    ids.add(f.id)
         contra = False
         for m in fact_mentions(self.know, text):
             if m.kind == "contradiction":
@@ -720,8 +750,9 @@ class QuestionReader:
                         pending_sem.append((None, tc.index, seg))
                 prev_seg = seg
         if pending_sem and self.semantic:
+            # "family history of X" asks about relatives, not the patient's own X: left out of the meaning too
             matches = self.know.matcher.semantic_match(
-                [_RATIONALE.split(s.text, maxsplit=1)[0] for _, _, s in pending_sem]
+                [_FAMILY_HISTORY.sub("", _RATIONALE.split(s.text, maxsplit=1)[0]) for _, _, s in pending_sem]
             )
             for (rec, turn, seg), (fid, score) in zip(pending_sem, matches, strict=True):
                 if fid is None:

@@ -114,7 +114,7 @@ _NOT_LEADIN_RX = re.compile(r"\b(?:evidence|findings|features|shows?|showed|reve
 
 def is_request_leadin(sentence: str) -> bool:
     """Whether a sentence ending with ':' introduces a list of requests."""
-    text = sentence.strip()
+    text = re.sub(r"[*_]+", "", sentence).strip()  # "**I'd like:**" is the lead-in "I'd like:"
     if not text.endswith(":"):
         return False
     if REQUEST_LEADIN_RX.match(text) or LEADIN_TESTS_RX.match(text):
@@ -163,6 +163,7 @@ def segment_reply(text: str) -> list[Segment]:
     leadin = False
     leadin_indent = -1  # indentation of a list item that opened a request list ("3. I need:"), else -1
     block_heading: str | None = None  # a heading alone on its line ("A/P:"): the label of the lines below
+    first_under_block = False  # the next line is the first under such a heading
     for line_no, raw_line in enumerate(text.split("\n")):
         line_start = pos
         pos += len(raw_line) + 1
@@ -204,6 +205,7 @@ def segment_reply(text: str) -> list[Segment]:
         ):
             section = heading_section(line.strip().lstrip("#").strip().rstrip(":")) or section
             block_heading = line.strip().lstrip("#").strip().rstrip(":")
+            first_under_block = True
             prev_blank = False
             continue
         elif prev_blank and not bullet and section != "body" and not _looks_continuation(section, line):
@@ -211,6 +213,7 @@ def segment_reply(text: str) -> list[Segment]:
         prev_blank = False
         content = line[body_start:]
         if heading is not None and not content.strip():
+            first_under_block = True
             continue  # a heading alone on its line
         if bullet:
             bm = _BULLET.match(content)
@@ -218,7 +221,7 @@ def segment_reply(text: str) -> list[Segment]:
                 body_start += bm.end()
                 content = line[body_start:]
         sents = split_sentences(content)
-        opens_list = bool(not bullet and sents and REQUEST_LEADIN_RX.match(sents[-1].text.strip()))
+        opens_list = bool(not bullet and sents and REQUEST_LEADIN_RX.match(re.sub(r"[*_]+", "", sents[-1].text).strip()))
         if not opens_list and not bullet and sents and is_request_leadin(sents[-1].text) and _next_is_bullet(
             text, pos
         ):
@@ -252,12 +255,16 @@ def segment_reply(text: str) -> list[Segment]:
                     heading=heading,
                     index=len(segments),
                     line_start=k == 0,
-                    extra={"block_heading": block_heading} if block_heading and section == "diagnosis" else {},
+                    extra=(
+                        {"block_heading": block_heading, "first_under_block": first_under_block and k == 0 and not bullet}
+                        if block_heading and section == "diagnosis" else {}
+                    ),
                 )
             )
         if opens_list:
             section, leadin = "questions", True
             leadin_indent = indent if nested_opener else -1
+        first_under_block = False
     return segments
 
 
@@ -356,7 +363,7 @@ MISSING_RX = re.compile(
     r"(?:haven't|have\s+not|has\s+not|hasn't)\s+(?:actually\s+|yet\s+)?(?:been\s+)?(?:seen|got|received|provided|"
     r"reported|done|performed|given|had)|still\s+no\b|no\s+(?:[\w-]+\s+){1,3}yet\b|"
     # "Without the IGRA or skin test I can only call this probable": a decision limited by a missing result
-    r"without\s+(?:the|a|an|any|her|his)\s+[^,.;]{1,40}?,?\s+(?:I|we)\s+(?:can(?:not|'t)?|could(?:n't)?|am|'m)\b|lack(?:ing)?\b|absent\s+data|without\s+(?:the\s+)?(?:results?|data|knowing)|"
+    r"without\s+(?:the|a|an|any|her|his)\s+[^,.;]{1,80}?,?\s+(?:I|we)\s+(?:can(?:not|'t)?|could(?:n't)?|am|'m)\b|lack(?:ing)?\b|absent\s+data|without\s+(?:the\s+)?(?:results?|data|knowing)|"
     r"still\s+(?:pending|awaited|awaiting|outstanding|need)|pending|awaiting|awaited|outstanding|"
     r"(?:still\s+)?waiting\s+(?:for|on)|never\s+(?:came|come|got|arrived|returned|reported)(?:\s+back)?|"
     r"never\s+(?:been\s+)?(?:made\s+available|provided|released|available|given\s+to\s+(?:me|us))|"
