@@ -18,6 +18,7 @@ from medgym.judges.validation import (
     label_metrics,
     labels_as_result,
     load_validation_set,
+    same_replies_key,
 )
 from medgym.llm import LLMConfig
 from medgym.llm.fake_server import FakeOpenAIServer
@@ -70,13 +71,13 @@ def test_labels_cover_every_node(items):
 
 
 # Every labelled set has been scored once and then tuned on (docs/judges.md, "Honest estimates"), so
-# agreement on them is a regression check of the fit, not an estimate. It pools all twenty-five sets (535
+# agreement on them is a regression check of the fit, not an estimate. It pools all thirty-three sets (695
 # trajectories): on the first set alone one question ("Does he own any pets?") is the only irrelevant
 # one, and a single miss moves follow-up macro-F1 by 0.25. Initiation, propagation and (on these sets)
 # interaction have never reached
 # the target even on the tuning sets; their floors guard the current fit and are not the target.
 # Listed, not globbed: a blind batch is committed before its one scoring, and the suite must not score it first.
-TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24"))]
+TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32"))]
 TUNING_FLOORS = {"initiation": 0.80, "propagation": 0.63, "interaction": 0.83}
 
 
@@ -88,7 +89,7 @@ def tuning_items():
 def test_reference_judge_agreement_on_the_tuning_sets(tuning_items):
     judge = get_judge("reference")
     results = [judge.judge(i.trajectory) for i in tuning_items]
-    assert len(tuning_items) >= 535 and all(r.status == "ok" for r in results)
+    assert len(tuning_items) >= 695 and all(r.status == "ok" for r in results)
     rep = agreement(tuning_items, results)
     low = {
         n: r["macro_f1"] for n, r in rep["nodes"].items()
@@ -96,7 +97,7 @@ def test_reference_judge_agreement_on_the_tuning_sets(tuning_items):
     }
     assert not low, low
     for m, row in rep["metrics"].items():
-        assert row["mae"] is None or row["mae"] <= 0.25, (m, row)  # CIHGR, the weakest, is at 0.21
+        assert row["mae"] is None or row["mae"] <= 0.25, (m, row)  # CIHGR, the weakest, is at 0.19
 
 
 def test_llm_judge_reproduces_label_metrics_from_ideal_annotations(items):
@@ -139,3 +140,15 @@ def test_an_annotator_agrees_with_itself_and_a_changed_label_shows(items):
     changed = agreement([item], [labels_as_result(other)])
     assert changed["nodes"]["follow_up"]["accuracy"] < 1.0
     assert changed["metrics"]["RIR"]["mae"] > 0
+
+
+@pytest.mark.parametrize("batch", ["24", "26"])
+def test_second_annotator_sets_label_the_same_replies_as_the_first(batch):
+    """relabel24/26 are a second annotator's labels of heldout24/26 (anonymised ids), the input of
+    scripts/annotator_agreement.py: every trajectory must pair with the original by case, condition and
+    replies, and the two label sets must be independent files, not copies."""
+    here = Path(__file__).parent
+    first = {same_replies_key(i): i for i in load_validation_set(here / f"heldout{batch}")}
+    second = {same_replies_key(i): i for i in load_validation_set(here / f"relabel{batch}")}
+    assert len(second) == 20 and set(second) == set(first)
+    assert any(first[k].labels != second[k].labels for k in first)
