@@ -173,6 +173,17 @@ _REQUESTED_BUT_NOT = re.compile(
 )
 
 
+# an order line: a treatment named with how to give it ("IV calcium gluconate 10%, 30 mL over 10 minutes",
+# "IVIG 0.4 g/kg/d x5d", "Insulin 10 units with glucose")
+_ORDER_LINE = re.compile(r"\b(?:gluconate|IVIG|immunoglobulin|insulin|infusion|bolus|g/kg|mg/kg)\b", re.I)
+_DOSE_UNIT_AFTER = re.compile(
+    r"^\s*(?:mL(?![/\w])|ml(?![/\w])|L(?![/\w])|g/kg|mg/kg|(?:mg|g|mcg|µg)(?![/\w])|units?\b)", re.I
+)
+_DRUG_STRENGTH_BEFORE = re.compile(r"\b(?:gluconate|chloride|dextrose|glucose|saline|bicarbonate)\s*$", re.I)
+_OVER_BEFORE = re.compile(r"\bover\s*$", re.I)
+_INTERVAL_AFTER = re.compile(r"^\s*(?:h|hr|hrs|hourly|d)\b", re.I)  # not "q15min": an episode frequency
+
+
 def _blocked(
     text: str, pos: int, end: int, objective: bool, numeric: bool = False, dx_local: list[tuple[int, int]] = ()
 ) -> str | None:
@@ -183,6 +194,14 @@ def _blocked(
         return "treatment dose"
     if numeric and _DOSE_BEFORE.search(text[max(0, pos - 40) : pos]):
         return "treatment rate or dose"  # "fluids at 250 mL/h", "a bolus of 500 mL"
+    if numeric and pos > 0 and text[pos - 1] in "qQ" and _INTERVAL_AFTER.match(re.sub(r"^[\d.]+", "", text[pos : end + 6])):
+        return "a dosing or sampling interval ('q48h', 'q6h')"
+    if numeric and _ORDER_LINE.search(text) and (
+        _DOSE_UNIT_AFTER.match(re.sub(r"^[\d.,\s–-]+", "", text[pos:end]) + text[end : end + 20])
+        or _DRUG_STRENGTH_BEFORE.search(text[max(0, pos - 15) : pos])
+        or _OVER_BEFORE.search(text[max(0, pos - 6) : pos])
+    ):
+        return "a dose or rate in a treatment order"  # "IV calcium gluconate 10%, 30 mL over 10 minutes"
     c0, c1 = clause_bounds(text, pos)
     before = text[c0:pos]
     clause = text[c0:c1]

@@ -135,7 +135,8 @@ _ANTONYMS = _ANTONYM_PAIRS + [(b, a) for a, b in _ANTONYM_PAIRS]
 
 _RESULT_OF = re.compile(
     r"\b([A-Za-z][\w.]{2,})-positive\b|\bpositive\s+for\s+([A-Za-z][\w.]{2,})|"
-    r"\b(?:grew|grows|growing|isolated|cultured)\s+(?:an?\s+)?([A-Za-z][\w.]{2,})",
+    # "grew nothing (significant)" reports no organism: not an invented result
+    r"\b(?:grew|grows|growing|isolated|cultured)\s+(?:an?\s+)?(?!(?:nothing|no|none|only|mixed)\b)([A-Za-z][\w.]{2,})",
     re.I,
 )
 

@@ -574,7 +574,7 @@ _NEG_PRE = re.compile(
     re.I,
 )
 _NEG_POST = re.compile(
-    r"^\s*(?:(?:is|was|were|are|came\s+back|returned|tests?|tested|all|were\s+all|both)\s+)*(?:negative|absent|"
+    r"^\s*(?:(?:is|was|were|are|came\s+back|returned|tests?|tested|all|were\s+all|both)\s+)*(?:negative|neg\b|-ve\b|absent|"
     r"not\s+detected|not\s+seen|not\s+present|non-?reactive|undetectable|ruled\s+out|excluded)\b",
     re.I,
 )

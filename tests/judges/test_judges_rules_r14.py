@@ -164,3 +164,45 @@ def test_another_test_on_a_specimen_is_not_the_specimens_cell_count():
     r = judge_replies(NMDAR, "baseline", ["CSF GluN1 antibodies positive: anti-NMDA receptor encephalitis.",
                                           "No change.", "No change.", "Final diagnosis: anti-NMDA receptor encephalitis"])
     assert not [c for c in r.annotations.claims if c.item == "csf" and c.turn == 1]
+
+
+# ---- round 15 (claims only; after the batch 29-32 error analysis) ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("Calcium gluconate 10%, 10 mL IV over 5 minutes now.", "10%"),
+        ("Calcium gluconate 10%, 10 mL IV over 5 minutes now.", "10 mL"),
+        ("Calcium gluconate 10%, 10 mL IV over 5 minutes now.", "5 minutes"),
+        ("A/P: CIDP. IVIG 0.4 g/kg/d x5d.", "0.4"),
+        ("Insulin 10 units with 50 mL of 50% glucose.", "10 units"),
+        ("Repeat the hCG q48h.", "48h"),
+    ],
+)
+def test_doses_and_dosing_intervals_in_an_order_are_not_claims(text, word):
+    s = text.index(word)
+    assert _blocked(text, s, s + len(word), objective=True, numeric=True) is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("Colicky episodes q15min with pallor between.", "15min"),  # a frequency of the patient's episodes
+        ("Urine PCR 320 mg/mmol despite the infusion.", "320"),  # a ratio unit is not a dose
+    ],
+)
+def test_patient_values_beside_treatment_words_stay_claims(text, word):
+    s = text.index(word)
+    assert _blocked(text, s, s + len(word), objective=True, numeric=True) is None
+
+
+def test_a_culture_that_grew_nothing_and_a_test_written_neg_are_not_invented_results():
+    r = judge_replies("neph-103-diabetic-kidney-disease", "baseline", [
+        "Diabetic kidney disease. The MSU grew nothing significant.", "No change.", "No change.",
+        "Final diagnosis: diabetic kidney disease",
+    ])
+    assert not [c for c in r.annotations.claims if c.item == "urine_culture" and c.hallucinated]
+    from medgym.judges.textrules import mention_negated
+
+    assert mention_negated("HIV neg, ALT 24.", 0, 3)
