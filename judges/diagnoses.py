@@ -486,9 +486,19 @@ _NEGATED_EXCLUSION = re.compile(
     re.I,
 )
 # "X cannot be excluded", "X has not been ruled out yet": still a hypothesis
+_ALTERNATIVE_AFTER = re.compile(
+    r"^\s*(?:is|remains|would\s+be)\s+(?:still\s+)?(?:the|an|my|our)\s+(?:main\s+|other\s+|chief\s+|leading\s+|only\s+)?"
+    r"alternative\b",
+    re.I,
+)
+_EXPLANANDUM_BEFORE = re.compile(
+    r"\b(?:not|n't|never)\s+(?:fully\s+)?(?:explain|account\s+for|cause)\s+(?:the\s+|an?\s+|her\s+|his\s+|this\s+)?"
+    r"(?:[\w-]+\s+){0,2}$",
+    re.I,
+)
 _NOT_EXCLUDED_AFTER = re.compile(
     r"^[^.;]{0,20}?\b(?:cannot|can't|can\s+not|could\s+not|couldn't|has\s+not|hasn't|have\s+not|haven't|is\s+not|"
-    r"isn't)\s+(?:yet\s+)?(?:be\s+|been\s+)?(?:yet\s+)?(?:excluded|ruled\s+out)\b",
+    r"isn't|not)\s+(?:yet\s+)?(?:be\s+|been\s+)?(?:yet\s+)?(?:excluded|ruled\s+out)\b",
     re.I,
 )
 # "makes this a posterior MI, not X", "this would make it X": the reply commits to X
@@ -546,7 +556,9 @@ _FRONT_RUNNER_AFTER = re.compile(
     r"(?:list|differential)|"
     r"^[^.;]{0,25}?\b(?:is|remains|as|stays)\s+(?:still\s+)?(?:the|my|our)\s+(?:clear\s+|main\s+)?(?:front-?runner|"
     r"favou?rite|prime\s+suspect|top\s+candidate|main\s+contender|lead(?:ing)?\s+candidate|best\s+bet|"
-    r"most\s+plausible\s+(?:explanation|cause|diagnosis))\b",
+    r"most\s+plausible\s+(?:explanation|cause|diagnosis)|"
+    # "Still think NSAID AIN is the main driver"
+    r"(?:main|primary|chief|principal|real)\s+(?:driver|cause|culprit|problem|process))\b",
     re.I,
 )
 # "the main diagnosis: X", "my principal diagnosis remains X"
@@ -587,12 +599,21 @@ def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_d
     if c1 <= end:
         # the mention closes its clause: what follows a coordination is about something else
         # ("this is intussusception, and volvulus is now unlikely")
-        cut = re.search(r"\b(?:and|but|while|whereas|although|though|so)\b", after_clause)
+        # ... or after a comma that opens another subject ("most likely NSTEMI, posterior MI not excluded",
+        # "?LTBI, active TB unlikely"); ", which is unlikely" still refers back
+        cut = re.search(
+            r"\b(?:and|but|while|whereas|although|though|so)\b|[,;]\s*(?!(?:which|that|this|it|is|as|now|since|so|though)\b)",
+            after_clause,
+        )
         if cut:
             after_clause = after_clause[: cut.start()]
     after = text[end : end + 60]
     if _RULE_OUT_BEFORE.search(before_sent) and not re.search(r"\b(?:rules|ruled)\s+out\b", before_sent[-40:], re.I):
         return "possible"
+    if _ALTERNATIVE_AFTER.match(text[end : end + 50]):
+        return "possible"  # "latent TB is the alternative", "Todd's paresis is the main alternative"
+    if _EXPLANANDUM_BEFORE.search(before_clause[-50:]):
+        return "possible"  # "a post-ictal paresis would not explain an M1 occlusion": X is what needs explaining
     if _MODAL_EXCLUDE.search(after_clause[:60]):
         return "possible"  # "must be excluded": a hypothesis still to test
     if _NEGATED_EXCLUSION.search(before_clause) or _NOT_EXCLUDED_AFTER.match(after_clause):
@@ -1073,7 +1094,12 @@ _UNCHANGED_DX = re.compile(
     r"\b(?:confirms|clinches|secures|seals|nails)\s+(?:it|this|that|the\s+(?:working\s+)?diagnosis)\b|"
     # "A right ovarian teratoma fits perfectly": a result said to fit what is already held
     r"\bfits\s+(?:perfectly|well|nicely|neatly|completely|entirely)\b|"
-    r"\bfits\s+(?:with\s+)?(?:the|my|our|this)\s+(?:working\s+)?(?:diagnosis|picture)\b",
+    r"\bfits\s+(?:with\s+)?(?:the|my|our|this)\s+(?:working\s+)?(?:diagnosis|picture)\b|"
+    # "Still most likely the pill interaction.", "the night shifts remain the main trigger", "circumflex is the
+    # culprit until proven otherwise": a reply that names no diagnosis but says it keeps the one it had
+    r"^\W*still\s+(?:most\s+likely|likely|favou?r|think|my\s+(?:leading|working))\b|"
+    r"\bremains?\s+the\s+(?:main|likeliest|most\s+likely|leading)\s+(?:trigger|cause|driver|explanation|diagnosis)\b|"
+    r"\b(?:is|remains)\s+the\s+culprit\b",
     re.I,
 )
 

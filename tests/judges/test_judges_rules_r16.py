@@ -1,0 +1,54 @@
+"""Regression tests of the round-16 rules (diagnosis reading, after the batch 33-36 error analysis).
+
+Other cases and wording than the batch text that revealed each rule."""
+
+from __future__ import annotations
+
+import pytest
+from rules_support import case_knowledge, judge_replies
+from test_judges_rules_r5a import _wd
+
+PANC = "gast-102-gallstone-pancreatitis"
+PE = "pulm-102-pulmonary-embolism"
+
+
+def _stances(case_id, reply):
+    wd = _wd(reply, case_knowledge(case_id))
+    return wd, {m.span.text.lower(): m.stance for m in wd.mentions}
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["Most likely gallstone pancreatitis, alcohol-induced pancreatitis not excluded.",
+     "?Gallstone pancreatitis, acute cholecystitis unlikely."],
+)
+def test_an_exclusion_after_a_comma_belongs_to_the_next_name_not_the_first(reply):
+    wd, st = _stances(PANC, reply)
+    assert wd.leading == "acute gallstone pancreatitis", wd.rule
+    assert st.get("alcohol-induced pancreatitis", "possible") != "excluded"
+
+
+def test_the_alternative_ranks_below_the_diagnosis_to_exclude_first():
+    wd, st = _stances(PE, "Pulmonary embolism has to be excluded first; pneumonia is the alternative.")
+    assert st["pneumonia"] == "possible"
+
+
+def test_what_a_rival_would_not_explain_is_not_excluded():
+    wd, st = _stances(PE, "Most likely pulmonary embolism. Pneumonia would not explain the pulmonary embolism on CTPA.")
+    assert wd.leading == "acute pulmonary embolism", wd.rule
+
+
+def test_the_main_driver_is_the_held_diagnosis():
+    wd, _st = _stances(PANC, "Lipase 2840. I still think acute cholecystitis is the main driver.")
+    assert wd.leading == "acute cholecystitis", wd.rule
+
+
+@pytest.mark.parametrize(
+    "second",
+    ["Still most likely the stone. Is the ultrasound back?", "The duct stone remains the main cause, please chase the MRCP.",
+     "The stone is the culprit until proven otherwise."],
+)
+def test_a_reply_that_keeps_its_diagnosis_without_naming_it_carries_the_previous_one(second):
+    r = judge_replies(PANC, "O", ["Acute gallstone pancreatitis.", second, "Final diagnosis: acute gallstone pancreatitis"])
+    wd = {w.turn: w for w in r.annotations.working_diagnoses}
+    assert wd[2].leading == "acute gallstone pancreatitis", wd[2].rule
