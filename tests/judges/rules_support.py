@@ -34,3 +34,11 @@ def judge_replies(case_id: str, condition: str, replies: list[str], seed: int = 
 @functools.cache
 def case_knowledge(case_id: str) -> CaseKnowledge:
     return knowledge_for(default_bank().get(case_id))
+
+
+def blocked_at(text: str, word: str, *, objective: bool = True, numeric: bool = False) -> str | None:
+    """Why the claim layer does not read the first ``word`` in ``text`` as a claim (None: it does)."""
+    from medgym.judges.claim_blocking import _blocked
+
+    s = text.index(word)
+    return _blocked(text, s, s + len(word), objective=objective, numeric=numeric)

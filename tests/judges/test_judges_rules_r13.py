@@ -6,11 +6,10 @@ that revealed the rule: the point is the family of phrasings, not the instance."
 from __future__ import annotations
 
 import pytest
-from rules_support import case_knowledge, judge_replies
+from rules_support import blocked_at, case_knowledge, judge_replies
 from test_judges_rules_r4a import _questions
 from test_judges_rules_r5a import _wd
 
-from medgym.judges.claim_blocking import _blocked
 from medgym.judges.context import fact_mentions
 from medgym.judges.diagnoses import expand_dx_abbreviations
 from medgym.judges.textrules import segment_reply
@@ -140,8 +139,7 @@ def test_a_body_part_is_not_the_name_of_the_imaging_test_of_that_part():
     ],
 )
 def test_an_item_said_to_be_missing_is_not_a_claim(text, word):
-    s = text.index(word)
-    assert _blocked(text, s, s + len(word), objective=True) is not None
+    assert blocked_at(text, word) is not None
 
 
 @pytest.mark.parametrize(

@@ -6,10 +6,9 @@ tests. Diagnosis tests that need the meaning of a paraphrase run the MiniLM matc
 from __future__ import annotations
 
 import pytest
-from rules_support import case_knowledge, judge_replies
+from rules_support import blocked_at, case_knowledge, judge_replies
 from test_judges_rules_r4a import _questions
 
-from medgym.judges.claim_blocking import _blocked
 from medgym.judges.diagnoses import reply_diagnoses
 from medgym.judges.questions import is_request
 from medgym.judges.textrules import segment_reply
@@ -156,8 +155,7 @@ def test_a_treatment_named_after_a_finding_and_a_long_missing_list_are_not_claim
     from medgym.judges.claims import _TREATMENT_AFTER
 
     s = text.index(word)
-    blocked = _blocked(text, s, s + len(word), objective=True) is not None
-    assert blocked or _TREATMENT_AFTER.match(text[s + len(word):])
+    assert blocked_at(text, word) is not None or _TREATMENT_AFTER.match(text[s + len(word):])
 
 
 def test_another_test_on_a_specimen_is_not_the_specimens_cell_count():
@@ -181,8 +179,7 @@ def test_another_test_on_a_specimen_is_not_the_specimens_cell_count():
     ],
 )
 def test_doses_and_dosing_intervals_in_an_order_are_not_claims(text, word):
-    s = text.index(word)
-    assert _blocked(text, s, s + len(word), objective=True, numeric=True) is not None
+    assert blocked_at(text, word, numeric=True) is not None
 
 
 @pytest.mark.parametrize(
@@ -193,8 +190,7 @@ def test_doses_and_dosing_intervals_in_an_order_are_not_claims(text, word):
     ],
 )
 def test_patient_values_beside_treatment_words_stay_claims(text, word):
-    s = text.index(word)
-    assert _blocked(text, s, s + len(word), objective=True, numeric=True) is None
+    assert blocked_at(text, word, numeric=True) is None
 
 
 def test_a_culture_that_grew_nothing_and_a_test_written_neg_are_not_invented_results():
