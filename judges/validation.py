@@ -407,19 +407,29 @@ def compare(item: ValidationItem, result: JudgeResult) -> dict[str, list[Decisio
     return dict(out)
 
 
+def class_f1(decisions: Iterable[Decision]) -> dict[str, dict[str, float | int]]:
+    """Per class (NONE excluded): tp, fp, fn, F1 and ``labelled``, the number of labelled instances.
+
+    A class the labels never use (``labelled`` 0) enters the macro average with F1 0 as soon as the
+    judge predicts it once; this table shows how much of a node's macro-F1 that accounts for."""
+    decisions = list(decisions)
+    out: dict[str, dict[str, float | int]] = {}
+    for c in sorted({c for _k, g, p in decisions for c in (g, p) if c != NONE}):
+        tp = sum(g == c and p == c for _k, g, p in decisions)
+        fp = sum(g != c and p == c for _k, g, p in decisions)
+        fn = sum(g == c and p != c for _k, g, p in decisions)
+        out[c] = {"tp": tp, "fp": fp, "fn": fn, "f1": 0.0 if tp == 0 else 2 * tp / (2 * tp + fp + fn),
+                  "labelled": tp + fn}
+    return out
+
+
 def macro_f1(decisions: Iterable[Decision]) -> tuple[float | None, float | None, int]:
     """(accuracy, macro-F1, n): classes are those seen on either side, NONE excluded."""
     decisions = list(decisions)
     if not decisions:
         return None, None, 0
     correct = sum(g == p for _k, g, p in decisions)
-    classes = sorted({c for _k, g, p in decisions for c in (g, p) if c != NONE})
-    f1s = []
-    for c in classes:
-        tp = sum(g == c and p == c for _k, g, p in decisions)
-        fp = sum(g != c and p == c for _k, g, p in decisions)
-        fn = sum(g == c and p != c for _k, g, p in decisions)
-        f1s.append(0.0 if tp == 0 else 2 * tp / (2 * tp + fp + fn))
+    f1s = [row["f1"] for row in class_f1(decisions).values()]
     return correct / len(decisions), (sum(f1s) / len(f1s) if f1s else None), len(decisions)
 
 
@@ -444,7 +454,7 @@ def agreement(items: list[ValidationItem], results: list[JudgeResult]) -> dict[s
     nodes = {}
     for node in ALL_NODES:
         acc, f1, n = macro_f1(by_node.get(node, []))
-        nodes[node] = {"accuracy": acc, "macro_f1": f1, "n": n}
+        nodes[node] = {"accuracy": acc, "macro_f1": f1, "n": n, "classes": class_f1(by_node.get(node, []))}
     metrics = {
         m: {
             "mae": (sum(errors[m]) / len(errors[m])) if errors[m] else None,
@@ -485,7 +495,7 @@ def _fmt(v: float | None) -> str:
 
 
 def agreement_lines(rep: dict[str, Any], *, target: float | None = None, show_errors: bool = False,
-                    sides: str = "gold -> judge") -> list[str]:
+                    sides: str = "gold -> judge", per_class: bool = False) -> list[str]:
     """The printed agreement report (node table, hallucination diagnostic, metric table, errors).
 
     One renderer for scripts/judge_agreement.py and scripts/annotator_agreement.py, so a judge and a
@@ -499,6 +509,15 @@ def agreement_lines(rep: dict[str, Any], *, target: float | None = None, show_er
         if target is not None:
             line += "  ok" if row["macro_f1"] is not None and row["macro_f1"] >= target else "  BELOW"
         lines.append(line)
+    if per_class:
+        lines += ["", "per class (F1, tp/fp/fn; '*' = no labelled instance, so F1 0 by construction):"]
+        for node in ALL_NODES:
+            cells = [
+                f"{c} {_fmt(r['f1'])} ({r['tp']}/{r['fp']}/{r['fn']}){'*' if not r['labelled'] else ''}"
+                for c, r in rep["nodes"][node].get("classes", {}).items()
+            ]
+            lines.append(f"  {node}: " + "; ".join(cells))
+        lines.append("")
     h = rep["claim_hallucination"]
     lines.append(f"  (diagnostic) hallucinated claims alone: precision {_fmt(h['precision'])}  recall "
                  f"{_fmt(h['recall'])}  F1 {_fmt(h['f1'])}  (tp {h['tp']}, fp {h['fp']}, fn {h['fn']})")

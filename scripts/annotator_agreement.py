@@ -32,6 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--a", type=Path, required=True, help="first annotator's folder (the reference labels)")
     ap.add_argument("--b", type=Path, required=True, help="second annotator's folder (same replies)")
     ap.add_argument("--show-errors", action="store_true", help="list every disagreement")
+    ap.add_argument("--per-class", action="store_true", help="print each node's per-class F1 (tp/fp/fn)")
     args = ap.parse_args(argv)
 
     a_items = {same_replies_key(i): i for i in load_validation_set(args.a)}
@@ -45,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     rep = agreement(items, [labels_as_result(b_items[k], "annotator-b") for k in common])
 
     print(f"paired trajectories={len(common)}  unpaired (a, b)={unpaired}")
-    print("\n".join(agreement_lines(rep, show_errors=args.show_errors, sides="annotator a -> annotator b")))
+    print("\n".join(agreement_lines(rep, show_errors=args.show_errors, per_class=args.per_class, sides="annotator a -> annotator b")))
     return 0
 
 

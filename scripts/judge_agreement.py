@@ -33,6 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dir", type=Path, default=DEFAULT_DIR, help="folder of validation JSON files")
     ap.add_argument("--judge", default="reference", help="judge name (reference or llm)")
     ap.add_argument("--show-errors", action="store_true", help="list every disagreement")
+    ap.add_argument("--per-class", action="store_true", help="print each node's per-class F1 (tp/fp/fn)")
     ap.add_argument("--only", default=None, help="only validation ids containing this text")
     ap.add_argument("--json", type=Path, default=None, help="write the full report as JSON")
     args = ap.parse_args(argv)
@@ -54,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     if unscored:
         print("  not scored:", ", ".join(unscored))
     print()
-    print("\n".join(agreement_lines(rep, target=TARGET_F1, show_errors=args.show_errors)))
+    print("\n".join(agreement_lines(rep, target=TARGET_F1, show_errors=args.show_errors, per_class=args.per_class)))
     if args.json:
         out = {k: v for k, v in rep.items() if k != "decisions"}
         out["unscored"] = unscored

@@ -14,6 +14,7 @@ from medgym.judges.metrics import ALL_METRICS, ALL_NODES
 from medgym.judges.validation import (
     NONE,
     agreement,
+    agreement_lines,
     hallucination_detection,
     label_metrics,
     labels_as_result,
@@ -153,3 +154,21 @@ def test_second_annotator_sets_label_the_same_replies_as_the_first(batch):
     second = {same_replies_key(i): i for i in load_validation_set(here / f"relabel{batch}")}
     assert len(second) == 20 and set(second) == set(first)
     assert any(first[k].labels != second[k].labels for k in first)
+
+
+def test_per_class_f1_shows_classes_the_labels_never_use():
+    from medgym.judges.validation import class_f1, macro_f1
+
+    decs = [("a", "wd:gold", "wd:gold"), ("b", "wd:gold", "wd:gold"), ("c", "wd:gold", "wd:none"), ("d", NONE, "wd:gold")]
+    rows = class_f1(decs)
+    assert rows["wd:none"] == {"tp": 0, "fp": 1, "fn": 0, "f1": 0.0, "labelled": 0}  # judge-only class
+    assert rows["wd:gold"]["tp"] == 2 and rows["wd:gold"]["fp"] == 1 and rows["wd:gold"]["fn"] == 1
+    acc, f1, n = macro_f1(decs)
+    assert n == 4 and acc == 0.5 and f1 == pytest.approx((2 * 2 / (4 + 1 + 1) + 0.0) / 2)
+    lines = agreement_lines(
+        {"nodes": {node: {"n": 0, "accuracy": None, "macro_f1": None, "classes": rows if node == "diagnosis_update" else {}}
+                   for node in ALL_NODES},
+         "claim_hallucination": hallucination_detection([]), "metrics": {}, "decisions": {}},
+        per_class=True,
+    )
+    assert any("wd:none 0.000 (0/1/0)*" in line for line in lines)
