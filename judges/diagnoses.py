@@ -486,6 +486,11 @@ _NEGATED_EXCLUSION = re.compile(
     re.I,
 )
 # "X cannot be excluded", "X has not been ruled out yet": still a hypothesis
+_SUPPORT_VERB_BEFORE = re.compile(
+    r"\b(?:and|but)\s+(?:it\s+|this\s+)?(?:fits|suggests|supports|favou?rs|points\s+to|confirms|is\s+consistent\s+with)\s+"
+    r"(?:an?\s+|the\s+)?$",
+    re.I,
+)
 _ALTERNATIVE_AFTER = re.compile(
     r"^\s*(?:is|remains|would\s+be)\s+(?:still\s+)?(?:the|an|my|our)\s+(?:main\s+|other\s+|chief\s+|leading\s+|only\s+)?"
     r"alternative\b",
@@ -612,6 +617,8 @@ def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_d
         return "possible"
     if _ALTERNATIVE_AFTER.match(text[end : end + 50]):
         return "possible"  # "latent TB is the alternative", "Todd's paresis is the main alternative"
+    if _SUPPORT_VERB_BEFORE.search(before_clause):
+        return "probable"  # "that excludes compression and fits GBS": the exclusion was of the other name
     if _EXPLANANDUM_BEFORE.search(before_clause[-50:]):
         return "possible"  # "a post-ictal paresis would not explain an M1 occlusion": X is what needs explaining
     if _MODAL_EXCLUDE.search(after_clause[:60]):
@@ -892,6 +899,8 @@ def _other_diagnosis(
         len(full.split()) <= 8 and _DX_SHAPED.search(" ".join(full.split()[-2:]))
     ):
         return None  # a prose sentence under a label alone on its line is not a name unless it means one
+    if matched is None and len(full.split()) > 12:
+        return None  # "Impression: Total cholesterol 8.6 with normal triglycerides, ...": a summary, not a name
     stance = "definitive" if final_line else "probable"
     if (
         stance == "probable"

@@ -93,7 +93,9 @@ _LEADING_RATIONALE = re.compile(
 # "Can we chase the ACTH and renin I asked for?", "I still need the X": a reminder of an earlier request
 _CHASE = re.compile(
     r"\b(?:chase|chasing|still\s+(?:need|waiting|awaiting|want|outstanding|pending)|(?:I|we)\s+asked\s+for|"
-    r"asked\s+(?:for\s+)?(?:earlier|before|yesterday)|(?:is|are)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+back\b|any\s+news)",
+    r"asked\s+(?:for\s+)?(?:earlier|before|yesterday)|(?:is|are)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+back\b|any\s+news|"
+    # "Any crystal result yet?", "Has the tTG come back?", "has the capillary result turned up?"
+    r"\b(?:any|has|have|is|are)\b[^.?]{0,40}\b(?:yet|come\s+back|turned\s+up|arrived)\b)",
     re.I,
 )
 _ANAPHORA = re.compile(r"^\s*(?:it|this|that|these|those|the\s+(?:result|test|report|sample|value))\b", re.I)
@@ -235,6 +237,16 @@ _STOPWORDS = {
 
 def _content_words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z][a-z0-9\-]{3,}", text.lower()) if w not in _STOPWORDS}
+
+
+_CHASE_FILLER = {"any", "the", "has", "have", "come", "back", "yet", "still", "result", "results", "turned", "could",
+                 "can", "you", "please", "pls", "chase", "pending", "also", "and", "from", "today", "now"}
+
+
+def _chase_stems(text: str) -> set[str]:
+    """Word stems a chase shares with the request it chases: short test names count ("tTG", "FBC") and
+    hyphenated names split ("tTG-IgA" -> "ttg", "iga"), so "Is the tTG back yet?" finds "tTG-IgA titre"."""
+    return {w[:5] for w in re.findall(r"[a-z0-9]{3,}", text.lower()) if w not in _STOPWORDS and w not in _CHASE_FILLER}
 
 
 @dataclass
@@ -452,7 +464,8 @@ _MANAGEMENT_ACTION = re.compile(
     r"\b(?:give(?!\s+(?:me|us)\b)|commence|initiate|treat|catheteri[sz]e|refer|book|offer|transfuse|withhold|"
     r"admit|bleep|page|call\s+(?:the\s+|in\s+the\s+)?(?:on-?call\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:team|registrar|"
     r"consultant|surgeons?|urologist|cardiologist|haematologist|neurologist|obstetrician|gynaecologist|service)|"
-    r"review\s+for|(?:is|are)\s+(?:stored|saved|kept|called|contacted)|exploration|theatre)\b",
+    r"review\s+for|(?:is|are)\s+(?:stored|saved|kept|called|contacted)|exploration|theatre|"
+    r"list\s+(?:him|her|them|the\s+patient)\s+for)\b",
     re.I,
 )
 # "Can we recheck the potassium?": asks for the same measurement again
@@ -987,6 +1000,12 @@ class QuestionReader:
                 reasons.append("repeats a scheduled serial request made in an earlier turn")
             elif serial:
                 reasons.append("asks for scheduled serial measurements (values not yet existing): new")
+            elif (
+                not r.confirm and r.targets and _CHASE.search(r.text) and r.targets <= (asked | set(tc.released))
+                and new_test is None  # "Please examine her for focal signs, and we still need the CT": a new ask too
+            ):
+                d.redundant = True
+                reasons.append("chases what an earlier request asked for")
             elif not r.confirm and r.targets and _AGENCY_ACTION.search(r.text):
                 reasons.append("asks a service to act (notify, inspect, assess), not for the released fact: new")
             elif not r.confirm and r.targets and (
@@ -1036,7 +1055,10 @@ class QuestionReader:
                 elif not r.targets and _CHASE.search(r.text) and (
                     prev_q := next(
                         (p for p in asked_text
-                         if p.turn < r.turn and not p.targets and _content_words(p.text) & _content_words(r.text)),
+                         if p.turn < r.turn and (
+                             (not p.targets and _content_words(p.text) & _content_words(r.text))
+                             or _chase_stems(p.text) & _chase_stems(r.text)
+                         )),
                         None,
                     )
                 ) is not None:

@@ -52,3 +52,35 @@ def test_a_reply_that_keeps_its_diagnosis_without_naming_it_carries_the_previous
     r = judge_replies(PANC, "O", ["Acute gallstone pancreatitis.", second, "Final diagnosis: acute gallstone pancreatitis"])
     wd = {w.turn: w for w in r.annotations.working_diagnoses}
     assert wd[2].leading == "acute gallstone pancreatitis", wd[2].rule
+
+
+# ---- round 17 (after the batch 37-40 error analysis) --------------------------------------------
+
+
+def test_a_chase_of_a_pending_request_is_redundant():
+    from test_judges_rules_r4a import _questions
+
+    qs = _questions(PANC, "O", ["Likely gallstone pancreatitis. Please send an ALT.", "Any ALT result yet?"])
+    assert qs["Any ALT result yet?"].redundant, qs["Any ALT result yet?"].rule
+    qs = _questions(PANC, "O", ["Likely gallstone pancreatitis. Please send an ALT and a CRP.",
+                                "Could we still have the ALT, and an MRCP?"])
+    second = qs["Could we still have the ALT, and an MRCP?"]
+    assert not second.redundant, second.rule  # the MRCP is a new ask
+
+
+def test_support_after_an_exclusion_is_not_excluded():
+    wd, st = _stances(PE, "The scan excludes pneumonia and fits pulmonary embolism.")
+    assert wd.leading == "acute pulmonary embolism", wd.rule
+
+
+def test_common_short_forms_of_diagnosis_names():
+    from medgym.judges.diagnoses import reworded_forms
+
+    assert "IDA" in reworded_forms("iron deficiency anaemia")
+    assert "coeliac" in reworded_forms("coeliac disease")
+
+
+def test_a_long_summary_under_an_impression_label_is_not_a_diagnosis_name():
+    wd, _st = _stances(PE, "**Impression:** Sudden pleuritic pain and breathlessness after a long-haul flight on the "
+                           "pill, with a heart rate of 112 and saturations of 93%. That points towards pulmonary embolism.")
+    assert all(m.role != "other" for m in wd.mentions), wd.rule
