@@ -199,7 +199,7 @@ _OTHER_DX_GUARDED += [
 _STILL_DX = re.compile(
     r"^\W*(?:still|unchanged|no\s+change)\W*\s*(?!(?:to|in|of|on|from|with|the|my|our|his|her|a|an|no|not|waiting|"
     r"awaiting|pending|here|there|same|unclear|uncertain|think|feel|favou?r)\b)"
-    r"(?P<dx>[A-Za-z](?:(?!diagnos)[^.;:,\n()\u2014\u2013?]){1,40})[.!]?\s*$", re.I
+    r"(?P<dx>[A-Za-z](?:(?!diagnos)[^.;:,\n()\u2014\u2013?]){1,40})(?:[.!]?\s*$|\s*[,;])", re.I
 )
 _OTHER_DX_GUARDED.append(_STILL_DX)
 # a diagnosis-shaped noun phrase: ends in a disease word or suffix

@@ -84,3 +84,26 @@ def test_a_long_summary_under_an_impression_label_is_not_a_diagnosis_name():
     wd, _st = _stances(PE, "**Impression:** Sudden pleuritic pain and breathlessness after a long-haul flight on the "
                            "pill, with a heart rate of 112 and saturations of 93%. That points towards pulmonary embolism.")
     assert all(m.role != "other" for m in wd.mentions), wd.rule
+
+
+# ---- round 18 (after the batch 41-44 error analysis; no fresh measurement yet) -------------------
+
+
+def test_a_bare_restatement_may_run_on_after_a_comma():
+    from rules_support import case_knowledge as ck
+    from test_judges_rules_r5a import _wd as wd_of
+
+    wd = wd_of("Still prerenal, the creatinine should fall with fluids.", ck("neph-101-obstructive-aki-retention"))
+    assert wd.leading is None  # semantic=False in _wd: the name is matched by meaning only
+    from medgym.judges.diagnoses import reply_diagnoses
+    from medgym.judges.textrules import segment_reply
+
+    text = "Still prerenal, the creatinine should fall with fluids."
+    wd = reply_diagnoses(text, segment_reply(text), ck("neph-101-obstructive-aki-retention"), 2, semantic=True)
+    assert wd.leading == "prerenal acute kidney injury", wd.rule
+
+
+def test_ectopic_alone_names_an_ectopic_pregnancy():
+    from medgym.judges.diagnoses import reworded_forms
+
+    assert "ectopic" in reworded_forms("ectopic pregnancy")
