@@ -1172,7 +1172,7 @@ class ClaimExtractor:
             # disease the record does name ("type 2 diabetes") stays a supported claim.
             return None
         plan_line = seg.section == "plan" or _PLAN_LABEL.match(text) or (
-            (seg.heading or str(seg.extra.get("block_heading") or "")).strip().lower() in ("a/p", "a&p", "plan", "next", "p")
+            seg.label.strip().lower() in ("a/p", "a&p", "plan", "next", "p")
             and not seg.line_start
         )
         if (self._prescribed(text, s, item) or (plan_line and self._is_drug(item))) and (
@@ -1214,8 +1214,7 @@ class ClaimExtractor:
         """A drug named as treatment to give, hold or continue ("Propranolol 40 mg tds and an
         NSAID", "I'd hold off on heparin", "Hydrocortisone should already be running", "Load aspirin
         and ticagrelor") is the plan, not a claim about the patient; "she is on an NSAID" is."""
-        f = self.know.matcher.facts.get(item)
-        if not (item in treatment_terms() or (f is not None and f.category == FactCategory.medication)):
+        if not self._is_drug(item):
             return False
         if _ON_DRUG_BEFORE.search(text[max(0, s - 40) : s]):
             return False

@@ -641,7 +641,7 @@ def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_d
         if "final" in head:
             return "definitive"
         # under a label alone on its line, the first prose line is the call; the list below it is the plan
-        label = head or ("" if seg.bullet else str(seg.extra.get("block_heading") or "").lower())
+        label = head or ("" if seg.bullet else seg.label.lower())
         if _FLAT_LABEL_HEADING.fullmatch(label) and not hedge and not _CASE_SUMMARY.match(text) and not POSSIBLE_DX_RX.search(text) and not (
             PROBABLE_DX_RX.search(text)
         ):
@@ -862,11 +862,12 @@ def _other_diagnosis(
                 if _shared_head(name, know):
                     # "an encephalitis" when two case diagnoses end in it: the cause decides, so only the whole
                     # phrase with its cause can name one ("pancreatitis from a stone in the duct")
-                    whole = _semantic_dx(raw, know) if semantic and raw != name else None
-                    if whole is None:
+                    matched = _semantic_dx(raw, know) if semantic and raw != name else None
+                    if matched is None:
                         continue
-                    name = raw
-                matched = _semantic_dx(name, know) if semantic and len(name) >= 3 else None
+                    name = raw  # matched already: the whole phrase is not embedded twice
+                else:
+                    matched = _semantic_dx(name, know) if semantic and len(name) >= 3 else None
                 matched = matched or _same_head_dx(name, know)
                 if matched is None and (not _DX_SHAPED.search(name) or m.re is _VIEW_COLON):
                     continue  # after "my view:" only a case diagnosis by meaning (the colon may open a reason)

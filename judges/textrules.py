@@ -137,6 +137,12 @@ class Segment:
     line_start: bool = True
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
+    @property
+    def label(self) -> str:
+        """The label the segment stands under: its inline heading, else a heading alone on the line above
+        ("A/P:" over the call) while in a diagnosis block; "" when none."""
+        return self.heading or str(self.extra.get("block_heading") or "")
+
 
 def heading_section(label: str) -> Section | None:
     lab = re.sub(r"[*_#]+", "", label).strip().lower()
