@@ -102,6 +102,7 @@ from medgym.judges.context import (
     fold_of_uln,
     general_lexicon,
     lex_find,
+    lexicon_data,
     numbers_in,
     treatment_terms,
     unit_compatible,
@@ -186,6 +187,11 @@ _TREATMENT_AFTER = re.compile(
     r"^[\s-]*(?:transfusions?|replacement|supplement\w*|infusion|gluconate|resonium|binders?|repletion)\b", re.I
 )
 _SPECIMEN_WORD = re.compile(r"CSF|urine|serum|plasma|blood|stool|sputum", re.I)
+# an analyte naming what something is made of or acts on ("calcium stones", "calcium oxalate", "a calcium
+# channel blocker", "urate crystals"): a kind of stone, salt, drug or crystal, not the blood level
+_COMPOUND_AFTER = re.compile(
+    r"^[\s-]*(?:oxalate|phosphate|pyrophosphate|stones?|calculi|channel|carbonate|citrate|crystals?|score)\b", re.I
+)
 _OTHER_TEST_AFTER = re.compile(
     r"^\s+(?:[\w-]+\s+){0,1}?(?:anti-?\w+|Glu\w+|NMDA\w*|IgG|IgM|IgA|PCR|oligoclonal|cytology|Ab\b|antibod\w*)", re.I
 )
@@ -337,6 +343,14 @@ class ClaimExtractor:
             owners = [f.id for f in know.case.facts if term in {n.lower() for n in f.all_names}]
             if len(owners) == 1:
                 self._term_fact[tid] = owners[0]
+        # an analyte written in a form the case does not list ("Bili 310", "trop 1480") with a number the
+        # context does not give is checked, and tracked, as the one valued case fact sharing one of its names
+        self._analyte_fact: dict[str, str] = {}
+        for name, aliases in (lexicon_data().get("analytes") or {}).items():
+            names = {n.lower() for n in (name, *(aliases or ()))}
+            owners = [f.id for f in know.case.facts if f.value is not None and names & {n.lower() for n in f.all_names}]
+            if len(owners) == 1:
+                self._analyte_fact[f"term:{name}"] = owners[0]
 
     # ---------------------------------------------------------------- mentions
     def _mentions(self, text: str) -> list[tuple[int, int, str, str, bool]]:
@@ -822,6 +836,9 @@ class ClaimExtractor:
         span = Span(turn=tc.index, text=q.text, start=seg.start + q.start, end=seg.start + q.end)
         item, kind = att if att else ("number", "number")
         status, rule, key_value = self._check_number(tc, text, q, item, pre, after, derived)
+        if status == "unsupported" and item in self._analyte_fact:
+            item = self._analyte_fact[item]
+            status, rule, key_value = self._check_number(tc, text, q, item, pre, after, derived)
         if (
             status == "unsupported" and q.unit is not None and normalize_unit(q.unit) in _DOSE_UNITS
             and not _TAKING_BEFORE.search(text[max(0, q.start - 45) : q.start])
@@ -1140,6 +1157,8 @@ class ClaimExtractor:
             return None
         if _TREATMENT_AFTER.match(text[e:]):
             return None  # "no platelet transfusion", "potassium replacement": the treatment, not the finding
+        if is_test and _COMPOUND_AFTER.match(text[e:]):
+            return None
         if fact is not None and _SPECIMEN_WORD.fullmatch(text[s:e].strip()) and _OTHER_TEST_AFTER.match(text[e:]):
             return None  # "CSF GluN1 antibodies positive" is another test on that specimen, not the CSF cell count
         c0, c1 = clause_bounds(text, s)

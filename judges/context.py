@@ -158,6 +158,8 @@ class CaseKnowledge:
     next_step_acronyms: set[str]
     head_lexicon: Lexicon | None = None
     split_aliases: list = field(default_factory=list)
+    #: urine tests of the case: fact id -> the words of their names ("calcium" of "24-hour urine calcium")
+    urine_facts: dict[str, set[str]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, case: Case) -> CaseKnowledge:
@@ -191,6 +193,10 @@ class CaseKnowledge:
             case=case,
             head_lexicon=_head_lexicon(case),
             split_aliases=_split_aliases(case),
+            urine_facts={
+                f.id: {w for n in f.all_names for w in re.findall(r"[a-z]{4,}", n.lower())} - {"urine", "urinary", "hour"}
+                for f in case.facts if any(re.search(r"\burin(?:e|ary)\b", n, re.I) for n in f.all_names)
+            },
             matcher=matcher_for(case),
             dx_lexicon=Lexicon(items),  # type: ignore[arg-type]
             diagnoses={d.name: d for d in dxs},
@@ -510,8 +516,29 @@ def _fact_mentions(know: CaseKnowledge, text: str, kinds: tuple[str, ...]) -> li
                 if any(o.start < m.end() and m.start() < o.end for o in out):
                     continue
                 out.append(FactHit(m.start(), m.end(), fid, "fact", m.group(0)))
+    if "fact" in kinds and know.urine_facts:
+        out = [_urine_owner(know, text, h) for h in out]
     out.sort(key=lambda h: (h.start, h.end))
     return out
+
+
+_URINE_BEFORE = re.compile(r"\b(?:24[\s-]*(?:hour|hr|h)\s+)?(?:urine|urinary)\s+$", re.I)
+
+
+def _urine_owner(know: CaseKnowledge, text: str, h: FactHit) -> FactHit:
+    """A blood-test alias after "urine"/"urinary" ("24-h urine Ca 9.2") names the case's urine test of
+    that analyte when there is exactly one, not the serum value the bare alias belongs to."""
+    if h.kind != "fact" or h.item_id in know.urine_facts:
+        return h
+    m = _URINE_BEFORE.search(text[max(0, h.start - 30) : h.start])
+    if m is None:
+        return h
+    words = {w for n in know.fact(h.item_id).all_names for w in re.findall(r"[a-z]{4,}", n.lower())}
+    owners = [fid for fid, fwords in know.urine_facts.items() if words & fwords]
+    if len(owners) != 1:
+        return h
+    start = h.start - len(m.group(0))
+    return FactHit(start, h.end, owners[0], "fact", text[start : h.end])
 
 
 _NEG_PHRASE_IN_STATEMENT = re.compile(

@@ -119,6 +119,8 @@ def is_request_leadin(sentence: str) -> bool:
         return False
     if REQUEST_LEADIN_RX.match(text) or LEADIN_TESTS_RX.match(text):
         return True
+    if heading_section(text[:-1]) == "questions":
+        return True  # "3. Requests:" over indented items: a request heading written as a list item
     return len(text.split()) <= 25 and bool(LEADIN_CUE_RX.search(text)) and not _NOT_LEADIN_RX.search(text)
 
 
@@ -301,11 +303,11 @@ NOT_AN_ASK_AFTER_PLEASE = (
     r"excuse\b|forgive\b)"
 )
 QUESTION_RX = re.compile(
-    r"(?:^|\b)(?:please\s+(?:also\s+)?(?:send|check|order|obtain|provide|share|tell|let|confirm|repeat|arrange|"
+    r"(?:^|\b)(?:(?:please|pls|plz)\s+(?:also\s+)?(?:send|check|order|obtain|provide|share|tell|let|confirm|repeat|arrange|"
     r"measure|get|do|clarify|verify|ask|review|compare|examine|assess|look|recheck|request|add|find)|"
     r"(?:could|can|would)\s+(?:you|we|i)\s+(?:please\s+)?(?:get|have|check|order|obtain|see|send|provide|share|"
     r"tell|arrange|confirm|repeat|clarify|verify|know|request|measure|add|find out)|"
-    r"^(?:(?:and|so|also|then)\s+)?please\s+(?:also\s+|now\s+|urgently\s+)?" + NOT_AN_ASK_AFTER_PLEASE + r"[a-z]{3,}\b|"
+    r"^(?:(?:and|so|also|then)\s+)?(?:please|pls|plz)\s+(?:also\s+|now\s+|urgently\s+)?" + NOT_AN_ASK_AFTER_PLEASE + r"[a-z]{3,}\b|"
     r"(?:i|we)(?:'d|\s+would)\s+(?:also\s+|still\s+)?(?:like|want|request|order|check|send|obtain|get|arrange|measure|"
     r"recommend|suggest|ask|need|repeat|recheck|re-check|re-examine|re-image|retest|re-test)|"
     r"\b(?:and|then)\s+(?:also\s+)?(?:repeat|recheck|re-check)\s+(?:the|his|her|a|an)\b|"
@@ -366,6 +368,7 @@ MISSING_RX = re.compile(
     r"performed|measured|checked|known|stated|included|back|resulted|returned|listed|supplied)|"
     r"no\s+(?:results?|data|report|reports|information|values?|measurements?)\b|missing|unknown|"
     r"(?:we|i)\s+(?:do\s+not|don't|still\s+do\s+not|still\s+don't)\s+(?:have|know)|"
+    r"(?:we|i)\s+(?:still\s+)?(?:have|had)\s+no\b|"  # "I still have no 12-lead ECG or blood pressure"
     r"(?:haven't|have\s+not|has\s+not|hasn't)\s+(?:actually\s+|yet\s+)?(?:been\s+)?(?:seen|got|received|provided|"
     r"reported|done|performed|given|had)|still\s+no\b|no\s+(?:[\w-]+\s+){1,3}yet\b|"
     # "Without the IGRA or skin test I can only call this probable": a decision limited by a missing result

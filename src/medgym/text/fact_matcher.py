@@ -102,6 +102,24 @@ def prefix_variants(name: str) -> list[str]:
     return out
 
 
+_SPECIMEN_RX = re.compile(r"\b(urine|urinary)\b", re.I)
+_DAY_RX = re.compile(r"\b24[\s-]*(?:hour|hr|h)\b", re.I)
+
+
+def specimen_variants(name: str) -> list[str]:
+    """A urine test said with the adjective or the noun ("urinary calcium" for "urine calcium"), and a
+    24-hour collection written "24-h", "24h" or "24-hr": the same test, written as notes write it."""
+    out = [name]
+    m = _SPECIMEN_RX.search(name)
+    if m:
+        other = "urinary" if m.group(1).lower() == "urine" else "urine"
+        out.append(name[: m.start()] + other + name[m.end() :])
+    for v in list(out):
+        if _DAY_RX.search(v):
+            out += [_DAY_RX.sub(form, v) for form in ("24-hour", "24-h", "24h", "24-hr") if _DAY_RX.sub(form, v) != v]
+    return out
+
+
 def inflection_variants(name: str) -> list[str]:
     """A name whose last word is an -ing form also said as the verb ("drinking" -> "drinks", "drank"
     is not covered; "vomiting" -> "vomits", "vomited"): the stem, which the plural wrapper extends to
@@ -127,7 +145,7 @@ class Lexicon:
         self._by_alias: dict[str, list[tuple[str, ItemKind]]] = defaultdict(list)
         for item_id, kind, names in items:
             names = [*names, *(v for name in names for v in inflection_variants(name))] if inflect else names
-            for n in [v for name in names for v in prefix_variants(name)]:
+            for n in [v for name in names for p in prefix_variants(name) for v in specimen_variants(p)]:
                 key = self.key(n)
                 if key and (item_id, kind) not in self._by_alias[key]:
                     self._by_alias[key].append((item_id, kind))
