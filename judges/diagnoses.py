@@ -256,8 +256,10 @@ _NOT_A_STANCE_BEFORE = re.compile(
 # "metastasis"/"metastases"). The case lexicon lists the full names only, so these forms are
 # derived here from every name and alias and found in a second pass.
 _EPONYM = re.compile(
-    r"^(?:the\s+)?(?P<e>(?:(?:de|von|van|du|le|la|di)\s+)?[A-Z][a-z][A-Za-z\-]*)(?P<p>'s|’s|'|’)?\s+"
-    r"(?P<head>disease|syndrome|thyroiditis|hyperthyroidism|palsy|encephalopathy|thrombosis|disorder)\b"
+    r"^(?:the\s+)?(?:(?P<q>[a-z][\w-]*)\s+)?(?P<e>(?:(?:de|von|van|du|le|la|di)\s+)?[A-Z][a-z][A-Za-z\-]*)"
+    r"(?P<p>'s|’s|'|’)?\s+"
+    r"(?P<head>disease|syndrome|thyroiditis|hyperthyroidism|palsy|encephalopathy|thrombosis|disorder|paresis|"
+    r"paralysis)\b"
 )
 _SPELLING = [
     ("goitre", "goiter"), ("oedema", "edema"), ("aemia", "emia"), ("haem", "hem"), ("oesophag", "esophag"),
@@ -287,8 +289,8 @@ def _eponym_forms(name: str) -> set[str]:
     if not m:
         return set()
     e = m.group("e")
-    if not m.group("p") and m.group("head") not in ("disease", "syndrome"):
-        return set()
+    if not m.group("p") and (m.group("head") not in ("disease", "syndrome") or m.group("q")):
+        return set()  # "post-ictal Todd's paresis" -> "Todd's"; a qualifier only before a possessive
     forms = {f"{e}'s", f"{e}’s"}
     if e.endswith("s"):
         forms |= {f"{e}'", f"{e}’"}
@@ -737,6 +739,8 @@ def reply_diagnoses(
                 if stance == "definitive" and not is_final and HEDGE_DX_DOWNGRADE_RX.search(text[s:e]):
                     stance = "probable"  # "Hyperkalaemia, probably drug-induced", "(most likely duodenal)"
                 other = _other_cause(text, s, e, name, know) if stance != "excluded" else None
+                if other is not None and _cause_is_case_dx(other, know):
+                    continue  # "central adrenal insufficiency from hypophysitis": the named cause is what is held
                 m = DiagnosisMention(
                     name=other or name,
                     role="other" if other else _role(know, name),  # type: ignore[arg-type]
@@ -869,6 +873,8 @@ def _other_diagnosis(
                 else:
                     matched = _semantic_dx(name, know) if semantic and len(name) >= 3 else None
                 matched = matched or _same_head_dx(name, know)
+                if matched is None and _cause_is_case_dx(raw, know):
+                    continue
                 if matched is None and (not _DX_SHAPED.search(name) or m.re is _VIEW_COLON):
                     continue  # after "my view:" only a case diagnosis by meaning (the colon may open a reason)
                 hedge = HEDGE_DX_DOWNGRADE_RX.search(text) or HEDGE_RX.search(text) or POSSIBLE_DX_RX.search(
@@ -902,6 +908,8 @@ def _other_diagnosis(
         return None  # a prose sentence under a label alone on its line is not a name unless it means one
     if matched is None and len(full.split()) > 12:
         return None  # "Impression: Total cholesterol 8.6 with normal triglycerides, ...": a summary, not a name
+    if matched is None and _cause_is_case_dx(raw, know):
+        return None
     stance = "definitive" if final_line else "probable"
     if (
         stance == "probable"
@@ -915,6 +923,16 @@ def _other_diagnosis(
         stance=stance,  # type: ignore[arg-type]
         span=Span(turn=turn, text=raw, start=start, end=start + len(raw)),
     )
+
+
+_CAUSE_LINK = re.compile(r"\b(?:from|due\s+to|secondary\s+to|caused\s+by|because\s+of)\s+", re.I)
+
+
+def _cause_is_case_dx(phrase: str, know: CaseKnowledge) -> bool:
+    """Whether a name the case does not hold is given a case diagnosis as its cause ("central adrenal
+    insufficiency from hypophysitis"): the case diagnosis, read where it is named, is what is held."""
+    m = _CAUSE_LINK.search(phrase)
+    return m is not None and any(a >= m.end() for a, _b, _h in find_diagnoses(know, phrase))
 
 
 def _head_key(word: str) -> str:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from medgym.envs.compiler import has_final_diagnosis
 from medgym.judges.context import (
+    _GENERIC_DX_HEADS,
     CaseKnowledge,
     TrajectoryContext,
     TurnContext,
@@ -323,7 +324,7 @@ _PREVENTIVE_TERMS = {"vaccination"}
 _PREVENTIVE_CARE = re.compile(
     r"\b(?:up\s+to\s+date\s+(?:with|on)|vaccin\w*|immuni[sz]\w*|jabs?|boosters?|MMR|(?:flu|shingles)\s+shots?|"
     r"(?:bowel|colorectal|cervical|breast|prostate|lung|cancer|retinal|diabetic\s+eye|eye|AAA|aortic)\s+"
-    r"(?:cancer\s+)?screening|smear\s+tests?|cervical\s+smears?|mammogra\w*|dent(?:al|ist)\w*|"
+    r"(?:cancer\s+)?screening|smear\s+tests?|cervical\s+smears?|mammogra\w*|dentists?|dental\s+(?:check\w*|reviews?|visits?|appointments?|hygien\w*)|"
     r"(?:prostate|routine|annual|health|well[\s-]?man|well[\s-]?woman)\s+check(?:[\s-]?ups?|s)?|check[\s-]?ups?|"
     r"tetanus|pap\s+(?:smear|test)s?|HPV\s+(?:vaccine|jab|shot)s?)\b",
     re.I,
@@ -333,13 +334,27 @@ _EXAMINE_WORD = re.compile(r"(?:re-?)?examin(?:e|ation)", re.I)
 _TEST_NAME_NUMBERS = re.compile(r"\b\d+[\s-]*(?:lead|hours?|h|hr|am|pm)\b", re.I)
 _NOT_BARE = re.compile(
     r"\bw/|\b(?:with|shows?|showed|showing|has|have|had|waits?|remains?|needs?|fits?|suggests?|confirms?|"
-    r"the\s+\w+\s+(?:decision|plan))\b",
+    r"the\s+\w+\s+(?:decision|plan)|must|should|is|are|was|were|awaiting|awaited|pending|(?:un)?likely)\b",
     re.I,
 )
 _URGENT_WORD = re.compile(r"\b(?:stat|now|urgent(?:ly)?|today|asap|tonight|please|pls)\b", re.I)
 # Exposure history (travel, pets, animals) asked without naming a case fact: pertinent to a presentation
 # with an infectious diagnosis in play, routine otherwise ("Has she travelled abroad recently?" in a
 # kidney-stone work-up, "Does he keep a dog?" in a lung-nodule clinic)
+# Social circumstances asked about without naming a case fact ("Occupation?", "Does she live alone?", "What
+# was his job before he retired?", "does she still drive?"): labelled not pertinent to the presentation,
+# except driving when a seizure, syncope or stroke is in play
+_SOCIAL_CONTEXT = re.compile(
+    r"\b(?:occupation|job|for\s+a\s+living|(?:live|lives|living)\s+(?:alone|on\s+(?:her|his)\s+own|by\s+(?:her|him)self)|"
+    r"drive|driving|hobb(?:y|ies))\b",
+    re.I,
+)
+_DRIVING = re.compile(r"drive|driving", re.I)
+_DRIVING_CONDITION = re.compile(
+    r"seizure|epilep|syncop|faint|hypoglyc|stroke|\bTIA\b|transient\s+ischaemic|visual\s+(?:loss|field)|"
+    r"blackout|loss\s+of\s+consciousness",
+    re.I,
+)
 _EXPOSURE_Q = re.compile(
     r"\b(?:travel(?:l?ed|l?ing)?|abroad|overseas|trips?|pets?|dogs?|cats?|birds?|animals?|farm|livestock)\b", re.I
 )
@@ -543,6 +558,18 @@ def _is_drug_order(text: str, know_terms: bool = True) -> bool:
     )
 
 
+def _word_suffixes(text: str, n: int) -> list[str]:
+    """``text`` and ``text`` without its first 1..n modifier words ("erect chest X-ray", "chest X-ray");
+    never past a conjunction ("IVIg and FVC monitoring" is a treatment first)."""
+    out = [text]
+    for _ in range(n):
+        m = re.match(r"\S+\s+", out[-1])
+        if m is None or re.match(r"(?:and|or|plus|with|then)\b", out[-1][m.end() :], re.I):
+            break
+        out.append(out[-1][m.end() :])
+    return out
+
+
 def is_request(seg: Segment) -> tuple[bool, str]:
     """Whether a segment asks for information, with the rule that decided."""
     text = seg.text.strip()
@@ -555,7 +582,8 @@ def is_request(seg: Segment) -> tuple[bool, str]:
         return False, "a rhetorical diagnostic hypothesis ('could this be X?'), not a request"
     cue = QUESTION_RX.search(text) or _PLEASE_RE_VERB.match(text) or _INDIRECT_ASK.search(text) or _TERSE_ASK.search(text)
     if cue is None:
-        cue = next((m for m in _NEED_TEST.finditer(text) if _INVESTIGATION.match(text[m.end():])), None)
+        cue = next((m for m in _NEED_TEST.finditer(text) if any(
+            _INVESTIGATION.match(rest) for rest in _word_suffixes(text[m.end():], 2))), None)
     if not ends_q and not cue:
         return False, ""
     if (
@@ -853,6 +881,19 @@ class QuestionReader:
             return True
         return bool(_URGENT_WORD.search(t)) and bool(ids or _INVESTIGATION.search(t))
 
+    def _dx_heads(self) -> list[str]:
+        """Distinctive last words of the case's diagnosis names ("pancreatitis", "hypophysitis")."""
+        dx = [self.know.case.gold.diagnosis, *self.know.case.gold.differential]
+        heads = {n.split()[-1].lower() for d in dx for n in d.all_names if n.split()}
+        return sorted(h for h in heads if len(h) >= 6 and h not in _GENERIC_DX_HEADS)
+
+    def _driving_case(self) -> bool:
+        """Whether fitness to drive bears on the case: a seizure, syncope, hypoglycaemia, stroke or visual loss
+        among its diagnoses or facts ("Is she driving?" after a breakthrough seizure)."""
+        dx = [self.know.case.gold.diagnosis, *self.know.case.gold.differential]
+        text = " ".join([*(n for d in dx for n in d.all_names), *(f.statement for f in self.know.case.facts)])
+        return bool(_DRIVING_CONDITION.search(text))
+
     def _infectious_case(self) -> bool:
         """Whether an infection is among the case's diagnoses, or a fact already concerns travel or animals."""
         dx = [self.know.case.gold.diagnosis, *self.know.case.gold.differential]
@@ -946,6 +987,8 @@ class QuestionReader:
                     x = fam.group(0)[len("family history of"):]
                     terms = [hits[0][0] for _s, _e, hits in know.dx_lexicon.find(x)]
                     terms += [m.text for m in fact_mentions(know, x)]
+                    # "family history of pancreatitis" in gallstone pancreatitis: the disease of a case diagnosis
+                    terms += [h for h in self._dx_heads() if re.search(rf"\b{re.escape(h)}", x, re.I)]
                 # routine preventive care ("is he up to date with his flu vaccine?") is not inquiry about
                 # this presentation unless it names a case fact (then it is targeted above)
                 terms = [t for t in terms if t.lower() not in _PREVENTIVE_TERMS]
@@ -957,6 +1000,11 @@ class QuestionReader:
                 elif r.others:
                     d.relevant = True
                     reasons.append("asks about the patient's relatives, household or contacts")
+                elif (soc := _SOCIAL_CONTEXT.search(r.text)) is not None and not (
+                    _DRIVING.fullmatch(soc.group(0)) and self._driving_case()
+                ):
+                    reasons.append(f"social circumstances ('{soc.group(0)}') that do not bear on this presentation: "
+                                   "not relevant")
                 elif _EXPOSURE_Q.search(r.text) and not self._infectious_case():
                     reasons.append("exposure history (travel, animals) with no infection in the case: not relevant")
                 elif terms:

@@ -90,8 +90,8 @@ RELATIVE_RX = re.compile(rf"\b(?:{'|'.join(RELATIVES)})s?\b", re.I)
 REQUEST_HEADING_RX = re.compile(
     r"^(?:(?:please|to)\s+(?:arrange|send|order|check|obtain|request|organi[sz]e|get|do|confirm)"
     r"(?:\s+(?:urgently|now|next|the\s+following))?|what\s+(?:i|we)(?:\s+(?:still\s+|also\s+)?(?:need|want|would\s+like)|(?:'d|’d)\s+(?:also\s+)?like)"
-    r"(?:\s+(?:now|next|first|to\s+(?:know|check|order|do|see)))?|(?:i|we)\s+(?:need|would\s+like)"
-    r"(?:\s+(?:now|next|first|urgently|today|please))?)$",
+    r"(?:\s+(?:now|next|first|to\s+(?:know|check|order|do|see)))?|(?:(?:i|we)\s+)?(?:need|would\s+like)"
+    r"(?:\s+(?:now|next|first|urgently|today|please))?|please|pls|plz)$",
     re.I,
 )
 # A looser lead-in: a short sentence ending with ":" that holds a request cue anywhere ("What I
@@ -300,7 +300,8 @@ def _looks_continuation(section: Section, line: str) -> bool:
 # "please note / be aware / see above": a "please" that asks for nothing (shared by every request cue)
 NOT_AN_ASK_AFTER_PLEASE = (
     r"(?!note\b|be\s+aware\b|bear\b|remember\b|keep\s+in\s+mind\b|see\s+(?:above|below)\b|disregard\b|ignore\b|"
-    r"excuse\b|forgive\b)"
+    r"excuse\b|forgive\b|start\b|commence\b|administer\b|prescribe\b|transfuse\b|withhold\b|stop\b|"
+    r"hold\s+(?:the\s+|his\s+|her\s+)?(?!on\b)[a-z]|give\s+(?!me\b|us\b))"
 )
 QUESTION_RX = re.compile(
     r"(?:^|\b)(?:(?:please|pls|plz)\s+(?:also\s+)?(?:send|check|order|obtain|provide|share|tell|let|confirm|repeat|arrange|"
@@ -308,7 +309,7 @@ QUESTION_RX = re.compile(
     r"(?:could|can|would)\s+(?:you|we|i)\s+(?:please\s+)?(?:get|have|check|order|obtain|see|send|provide|share|"
     r"tell|arrange|confirm|repeat|clarify|verify|know|request|measure|add|find out)|"
     r"^(?:(?:and|so|also|then)\s+)?(?:please|pls|plz)\s+(?:also\s+|now\s+|urgently\s+)?" + NOT_AN_ASK_AFTER_PLEASE + r"[a-z]{3,}\b|"
-    r"(?:i|we)(?:'d|\s+would)\s+(?:also\s+|still\s+)?(?:like|want|request|order|check|send|obtain|get|arrange|measure|"
+    r"(?:i|we)(?:'d|\s+would)\s+(?:(?:also|still)\s+){0,2}(?:like|want|request|order|check|send|obtain|get|arrange|measure|"
     r"recommend|suggest|ask|need|repeat|recheck|re-check|re-examine|re-image|retest|re-test)|"
     r"\b(?:and|then)\s+(?:also\s+)?(?:repeat|recheck|re-check)\s+(?:the|his|her|a|an)\b|"
     r"(?:i|we)\s+(?:also\s+|still\s+|urgently\s+)?(?:need|require|want|request)\s+(?:to\s+(?:see|know|check|"
@@ -324,7 +325,10 @@ QUESTION_RX = re.compile(
     r"requested|confirmed|rechecked|re-checked|verified|reviewed|retested|re-tested)|"
     r"(?:(?:recommend|request|order|advise)(?:ing)?|suggest)\s+(?:an?\b|the\b|checking|obtaining|ordering|"
     r"measuring|repeating|urgent|a\s+repeat)|"
-    r"^(?:check|order|send|obtain|request|arrange|measure|repeat|recheck|get|perform|add)\b|"
+    r"^(?:check|order|send|obtain|request|arrange|measure|repeat|recheck|get|perform|add)\b"
+    # "Repeat early-morning ACR is 16 mg/mmol": the repeat test's result, not an order for it
+    r"(?![^.?!;]{0,50}\b(?:is|was|are|were|came\s+back|returned|showed|shows)\s+(?:now\s+|only\s+|still\s+)?"
+    r"(?:\d|(?:normal|negative|positive|unchanged|raised|elevated|low|high)\b))|"
     r"^(?:please\s+)?(?:also\s+)?(?:cross-?match|group\s+and\s+(?:save|cross-?match))\b|"
     r"(?:^|:\s*|\bplease\s+)(?:also\s+)?ask\s+(?:the\s+|a\s+|an\s+)?(?:on-?call\s+)?[\w-]+(?:\s+[\w-]+)?\s+to\s+"
     r"(?:see|review|assess|examine|come)\b|"
@@ -332,7 +336,7 @@ QUESTION_RX = re.compile(
     r"\b(?:any|what|which|when|how)\b[^.]*\?|"
     r"(?:tell\s+me|let\s+me\s+know|find\s+out|clarify|confirm)\s+(?:whether|if|about|the|his|her|what)\b|"
     r"\b(?:would|will)\s+it\s+be\s+possible\s+to\b|\bis\s+it\s+possible\s+to\b|"
-    r"^[^.?!]{2,80}?,?\s+please\W*$)",
+    r"^[^.?!]{2,80}?,?\s+(?:please|pls|plz)\W*$)",
     re.I,
 )
 # Recommendations and orders that are management, not information requests.

@@ -44,7 +44,7 @@ def test_a_repeat_tied_to_a_time_or_event_to_come_is_new(question, redundant):
     ("question", "redundant"),
     [
         ("Please refer him to the cardiologists about the troponin.", False),  # management, not the value
-        ("Please give IV fluids for the low systolic blood pressure.", False),
+        ("Please refer the low systolic blood pressure to the intensivists.", False),
         ("Please page the on-call cardiology registrar about the ECG.", False),
         ("I'd call the cath lab and repeat the ECG.", True),  # asks for the released ECG again
     ],
