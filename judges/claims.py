@@ -186,6 +186,12 @@ _PLAN_LABEL = re.compile(r"^\W*(?:next(?:\s+steps)?|plan|p|tx|rx|management)\s*:
 _TREATMENT_AFTER = re.compile(
     r"^[\s-]*(?:transfusions?|replacement|supplement\w*|infusion|gluconate|resonium|binders?|repletion)\b", re.I
 )
+# a negation, exclusion or normal-result word: what follows it in the clause is not asserted as present
+_DENIAL_BEFORE = re.compile(
+    r"\b(?:no|not|nor|without|never|rul\w*\s+out|exclud\w*|negative|neg|normal|unremarkable|against|absent|free\s+of|"
+    r"clear|sterile|nil)\b|n't\b",
+    re.I,
+)
 _SPECIMEN_WORD = re.compile(r"CSF|urine|serum|plasma|blood|stool|sputum", re.I)
 # an analyte naming what something is made of or acts on ("calcium stones", "calcium oxalate", "a calcium
 # channel blocker", "urate crystals"): a kind of stone, salt, drug or crystal, not the blood level
@@ -1292,7 +1298,9 @@ class ClaimExtractor:
                     # the mention is the very finding the statement denies ("a sensory level at T10"
                     # vs "no sensory level"), not the name of a normal test
                     return f"asserts '{mention}', which the released {f.name} statement negates"
-                return None
+                # "Microscopy showed a few red cells" where it showed none: the denied finding reported
+                # after the test's name
+                return self._asserts_denied_finding(f, clause, mention, strict=True)
             return f"the released statement negates {f.name}"
         if present and f.value is None and f.category in OBJECTIVE_CATEGORIES:
             normal = _called_normal_but_abnormal(f, local if local is not None else clause)
@@ -1311,9 +1319,22 @@ class ClaimExtractor:
         if not present and mention and self._statement_reports(f, mention):
             # "no adnexal tenderness" where the examination found a tender adnexa
             return f"denies '{mention}', which the released {f.name} statement reports"
+        return self._asserts_denied_finding(f, clause, mention)
+
+    def _asserts_denied_finding(self, f: Fact, clause: str, mention: str | None, strict: bool = False) -> str | None:
+        """Why a clause about released fact ``f`` asserts, un-negated, a finding its statement denies
+        ("the CT shows a haemorrhage" against "no haemorrhage"); a finding named before the test counts
+        only when tied to it ("haemorrhage on the CT"). ``strict`` (a normal or negative test named by
+        its name): only a finding reported after the name, in a clause with no negation or exclusion
+        word before it ("Microscopy showed a few red cells", not "CT: no infarct, haemorrhage or mass")."""
         at = clause.lower().find(mention.lower()) if mention else -1
         for kw in self._neg_kw.get(f.id, ()):
             for m in re.finditer(rf"\b{re.escape(kw)}\w*", clause, re.I):
+                if strict and (
+                    at < 0 or m.start() < at or _DENIAL_BEFORE.search(clause[: m.start()])
+                    or re.match(r"(?:unremar|normal|negativ|absent|clear)", kw, re.I)
+                ):
+                    continue
                 if at >= 0 and m.end() <= at and not re.fullmatch(
                     r"\s*(?:[\w-]+\s+){0,2}(?:on|in|at|from)\s+(?:the\s+|her\s+|his\s+|an?\s+)?", clause[m.end() : at], re.I
                 ):

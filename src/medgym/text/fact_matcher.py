@@ -123,13 +123,18 @@ def specimen_variants(name: str) -> list[str]:
 def inflection_variants(name: str) -> list[str]:
     """A name whose last word is an -ing form also said as the verb ("drinking" -> "drinks", "drank"
     is not covered; "vomiting" -> "vomits", "vomited"): the stem, which the plural wrapper extends to
-    "-s"/"-es", and the stem + "ed". Only stems of five letters or more, so "evening" or "morning" never
-    shrink to "even" / "morn"."""
+    "-s"/"-es", and the stem + "ed". Stems of five letters or more as they are, so "evening" never
+    shrinks to "even"; a four-letter stem only with its silent "e" ("smoking" -> "smokes")."""
     words = name.split()
-    if not words or not words[-1].lower().endswith("ing") or len(words[-1]) - 3 < 5:
+    if not words or not words[-1].lower().endswith("ing") or len(words[-1]) - 3 < 4:
         return []
     stem = words[-1][:-3]
     head = " ".join(words[:-1])
+    if len(stem) == 4:
+        # a four-letter stem lost a silent "e" ("smoking" -> "smoke", "smokes", "smoked"); the bare stem
+        # ("smok") is not a word, and only a stem ending in a single consonant after a vowel takes the "e"
+        ok = stem[-1] not in "aeiouyw" and stem[-2] in "aeiou" and stem[0] not in "aeiou" and stem[-3] not in "aeiou"
+        return [f"{head} {v}".strip() for v in (stem + "e", stem + "ed")] if ok else []
     return [f"{head} {v}".strip() for v in (stem, stem + "ed")]
 
 
