@@ -953,6 +953,12 @@ class QuestionReader:
                 )
             ):
                 return m.group(0)
+        # a laboratory analyte of the general vocabulary that no case fact names ("Check haptoglobin,
+        # troponin" in a case without either): a new test, whatever the question's targets were matched to
+        lex, kinds = general_lexicon()
+        for s, e, found in lex.find(text):
+            if kinds.get(found[0][0]) == "analyte" and not any(a < e and s < b for a, b in spans):
+                return text[s:e]
         return None
 
     def _label(self, ctx: TrajectoryContext, records, asked: set[str], asked_text) -> None:

@@ -42,7 +42,8 @@ _HEADINGS: list[tuple[Section, re.Pattern[str]]] = [
         r"^(?:questions?|(?:further|additional|more)\s+(?:information|questions|tests|investigations|history)"
         r"(?:\s+(?:needed|required|requested|i\s+would\s+like|i'd\s+like|i\s+need|we\s+need))?|"
         r"information\s+(?:needed|required|requested)|"
-        r"requests?|tests?\s+(?:to\s+order|requested|i\s+would\s+order)|investigations?(?:\s+(?:needed|"
+        r"requests?|tests?\s+(?:to\s+order|requested|needed|required|i\s+(?:would|will)\s+(?:order|request|like)|"
+        r"i'd\s+(?:order|request|like)|i\s+need)|investigations?(?:\s+(?:needed|"
         r"requested|to\s+order|i\s+would\s+request|i'd\s+(?:request|like|order)|i\s+would\s+(?:like|order)))?|i\s+would\s+like(?:\s+to\s+know)?|what\s+i\s+need|"
         r"outstanding(?:\s+information)?|orders?|needs?(?:\s+(?:now|next|urgently|today|first))?|"
         r"(?:(?:suggested|proposed|initial|further|recommended|planned)\s+)?"
@@ -170,6 +171,7 @@ def segment_reply(text: str) -> list[Segment]:
     prev_blank = False
     leadin = False
     leadin_indent = -1  # indentation of a list item that opened a request list ("3. I need:"), else -1
+    leadin_kind: str | None = None  # its marker kind: the list's items may sit at its indent with the other kind
     block_heading: str | None = None  # a heading alone on its line ("A/P:"): the label of the lines below
     first_under_block = False  # the next line is the first under such a heading
     for line_no, raw_line in enumerate(text.split("\n")):
@@ -181,7 +183,9 @@ def segment_reply(text: str) -> list[Segment]:
             continue
         bullet = bool(_BULLET.match(line))
         indent = len(line) - len(line.lstrip())
-        if leadin and (not bullet or (leadin_indent >= 0 and indent <= leadin_indent)):
+        if leadin and (not bullet or (leadin_indent >= 0 and indent <= leadin_indent and not (
+            indent == leadin_indent and _marker_kind(line) != leadin_kind
+        ))):
             section, leadin = "body", False  # a list item opened the list: only its deeper items belong to it
         body_start = 0
         heading = None
@@ -235,8 +239,9 @@ def segment_reply(text: str) -> list[Segment]:
         ):
             opens_list = True
         nested_opener = bool(
-            bullet and sents and len(sents) == 1 and is_request_leadin(sents[-1].text) and _next_is_deeper_bullet(text, pos, indent)
-        )  # "3. I need:" over indented "a) ..., b) ..." items
+            bullet and sents and len(sents) == 1 and is_request_leadin(sents[-1].text)
+            and _next_is_deeper_bullet(text, pos, indent, _marker_kind(line))
+        )  # "3. I need:" over indented "a) ..., b) ..." items, or over "- ..." items at its own indent
         opens_list = opens_list or nested_opener
         if opens_list:
             sents = sents[:-1]
@@ -272,16 +277,27 @@ def segment_reply(text: str) -> list[Segment]:
         if opens_list:
             section, leadin = "questions", True
             leadin_indent = indent if nested_opener else -1
+            leadin_kind = _marker_kind(line) if nested_opener else None
         first_under_block = False
     return segments
 
 
-def _next_is_deeper_bullet(text: str, pos: int, indent: int) -> bool:
-    """Whether the next non-blank line from offset ``pos`` is a list item indented deeper than ``indent``."""
+def _next_is_deeper_bullet(text: str, pos: int, indent: int, kind: str | None = None) -> bool:
+    """Whether the next non-blank line from offset ``pos`` is a list item indented deeper than ``indent``,
+    or at that indent with the other marker kind than ``kind`` ("3. Please tell me:" over "- the D-dimer")."""
     for ln in text[pos:].split("\n"):
         if ln.strip():
-            return bool(_BULLET.match(ln)) and len(ln) - len(ln.lstrip()) > indent
+            deeper = len(ln) - len(ln.lstrip()) > indent
+            other_kind = kind is not None and len(ln) - len(ln.lstrip()) == indent and _marker_kind(ln) != kind
+            return bool(_BULLET.match(ln)) and (deeper or other_kind)
     return False
+
+
+def _marker_kind(line: str) -> str | None:
+    """"num" for a numbered or lettered item, "sym" for a dash/star/dot item, None for no list marker."""
+    if not _BULLET.match(line):
+        return None
+    return "sym" if re.match(r"^\s*[-*•]", line) else "num"
 
 
 def _next_is_bullet(text: str, pos: int) -> bool:

@@ -1,0 +1,54 @@
+"""Regression tests of the round-22 rules (requests and diagnosis reading, after scoring the blind set
+49-52). Written on other cases or wording than the batch text that revealed each rule."""
+
+from __future__ import annotations
+
+from rules_support import judge_replies
+
+from medgym.judges.diagnoses import expand_dx_abbreviations
+from medgym.judges.textrules import heading_section, segment_reply
+
+
+def test_a_tests_heading_with_a_request_verb_is_a_request_heading():
+    for label in ("Tests I would request", "Tests I'd order", "Tests needed", "## Tests I will request"):
+        assert heading_section(label.lstrip("# ")) == "questions", label
+
+
+def test_a_numbered_request_lead_in_over_dash_items_at_its_own_indent_opens_the_list():
+    reply = "1. Likely gout.\n2. I need:\n- a joint aspirate for crystals\n- the serum urate\n3. Start colchicine."
+    sections = {s.text: s.section for s in segment_reply(reply)}
+    assert sections["a joint aspirate for crystals"] == "questions"
+    assert sections["the serum urate"] == "questions"
+    assert sections["Start colchicine."] != "questions"
+
+
+def test_a_numbered_item_after_a_numbered_lead_in_is_not_in_its_list():
+    reply = "1. Likely gout.\n2. I need:\n3. Start colchicine."
+    assert {s.text: s.section for s in segment_reply(reply)}.get("Start colchicine.") != "questions"
+
+
+def test_a_general_analyte_no_case_fact_names_is_a_new_test():
+    # the semantic matcher ties "haptoglobin and LDH" to the released haemoglobin of this case; naming
+    # analytes the case does not hold still asks for something new
+    r = judge_replies("peds-210-lead-poisoning", "baseline", ["Likely lead poisoning. Check haptoglobin and LDH."])
+    q = next(d for d in r.annotations.questions if "haptoglobin" in d.span.text)
+    assert q.redundant is False, q.rule
+
+
+def test_note_abbreviations_of_diagnoses_are_expanded():
+    assert expand_dx_abbreviations("Colorectal ca") == "Colorectal cancer"
+    assert expand_dx_abbreviations("FEP") == "first-episode psychosis"
+    assert expand_dx_abbreviations("Ca 2.78") == "Ca 2.78"  # case-sensitive: calcium stays calcium
+
+
+def test_fep_names_first_episode_psychosis():
+    r = judge_replies("psych-216-anti-nmdar-encephalitis", "baseline", ["FEP remains the most likely diagnosis."])
+    wd = r.annotations.working_diagnoses[0]
+    assert wd.leading == "first-episode primary psychosis", wd.rule
+
+
+def test_i_would_still_like_an_earlier_request_is_a_chase():
+    r = judge_replies("peds-210-lead-poisoning", "D", ["Likely iron deficiency. Please send a ferritin.",
+                                                      "Still iron deficiency. I would still like the ferritin."])
+    q = next(d for d in r.annotations.questions if d.span.turn == 2 and "ferritin" in d.span.text)
+    assert q.redundant is True, q.rule
