@@ -346,12 +346,12 @@ _URGENT_WORD = re.compile(r"\b(?:stat|now|urgent(?:ly)?|today|asap|tonight|pleas
 # except driving when a seizure, syncope or stroke is in play
 _SOCIAL_CONTEXT = re.compile(
     r"\b(?:occupation|job|for\s+a\s+living|(?:live|lives|living)\s+(?:alone|on\s+(?:her|his)\s+own|by\s+(?:her|him)self)|"
-    r"drive|driving|hobb(?:y|ies))\b",
+    r"drive|driving|hobb(?:y|ies)|sports?)\b",
     re.I,
 )
 _DRIVING = re.compile(r"drive|driving", re.I)
 _DRIVING_CONDITION = re.compile(
-    r"seizure|epilep|syncop|faint|hypoglyc|stroke|\bTIA\b|transient\s+ischaemic|visual\s+(?:loss|field)|"
+    r"seizure|epilep|syncop|faint|hypoglyc|stroke|\bTIA\b|transient\s+ischaemic|visual\s+(?:loss|field)|arteritis|"
     r"blackout|loss\s+of\s+consciousness",
     re.I,
 )
@@ -888,11 +888,11 @@ class QuestionReader:
         return sorted(h for h in heads if len(h) >= 6 and h not in _GENERIC_DX_HEADS)
 
     def _driving_case(self) -> bool:
-        """Whether fitness to drive bears on the case: a seizure, syncope, hypoglycaemia, stroke or visual loss
-        among its diagnoses or facts ("Is she driving?" after a breakthrough seizure)."""
+        """Whether fitness to drive bears on the case: a seizure, syncope, hypoglycaemia, stroke or a
+        sight-threatening arteritis among its diagnoses ("Is she driving?" after a breakthrough seizure); a
+        fact that denies syncope does not."""
         dx = [self.know.case.gold.diagnosis, *self.know.case.gold.differential]
-        text = " ".join([*(n for d in dx for n in d.all_names), *(f.statement for f in self.know.case.facts)])
-        return bool(_DRIVING_CONDITION.search(text))
+        return bool(_DRIVING_CONDITION.search(" ".join(n for d in dx for n in d.all_names)))
 
     def _infectious_case(self) -> bool:
         """Whether an infection is among the case's diagnoses, or a fact already concerns travel or animals."""

@@ -1,11 +1,13 @@
-"""Regression tests of the round-22 rules (requests and diagnosis reading, after scoring the blind set
+"""Regression tests of the round-22 and round-23 rules (requests and diagnosis reading, after scoring the blind set
 49-52). Written on other cases or wording than the batch text that revealed each rule."""
 
 from __future__ import annotations
 
+import pytest
 from rules_support import judge_replies
 
 from medgym.judges.diagnoses import expand_dx_abbreviations
+from medgym.judges.questions import is_request
 from medgym.judges.textrules import heading_section, segment_reply
 
 
@@ -52,3 +54,33 @@ def test_i_would_still_like_an_earlier_request_is_a_chase():
                                                       "Still iron deficiency. I would still like the ferritin."])
     q = next(d for d in r.annotations.questions if d.span.turn == 2 and "ferritin" in d.span.text)
     assert q.redundant is True, q.rule
+
+
+# ---- round 23 (after scoring the blind set 53-56)
+
+
+def test_a_request_heading_may_end_with_now():
+    assert heading_section("Tests I would like now") == "questions"
+    assert heading_section("Investigations I would like urgently") == "questions"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Still need the CRP and the film.", "ECG and troponin still needed.", "I should like to see the scan report.",
+     "I would still be grateful for the repeat urate."],
+)
+def test_terse_still_needed_and_grateful_asks_are_requests(text):
+    assert is_request(segment_reply(text)[0])[0]
+
+
+def test_driving_is_not_pertinent_because_a_fact_denies_a_seizure():
+    # the hypophysitis case's facts deny seizures; no diagnosis of the case bears on driving
+    r = judge_replies("onc-218-ici-hypophysitis", "baseline", ["Likely hypophysitis. Does he still drive?"])
+    q = next(d for d in r.annotations.questions if "drive" in d.span.text)
+    assert q.relevant is False, q.rule
+
+
+def test_sport_is_a_social_question():
+    r = judge_replies("card-103-adhf-nsaid", "baseline", ["Heart failure. Does she play any sport?"])
+    q = next(d for d in r.annotations.questions if "sport" in d.span.text)
+    assert q.relevant is False, q.rule
