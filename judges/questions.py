@@ -108,12 +108,12 @@ _FAMILY_HISTORY = re.compile(r"\bfamily\s+history\s+of\s+[^,.;?]*", re.I)
 # Scheduled serial measurements ask for values that do not exist yet: a new request even when
 # an earlier value of the same measurement was released ("serial FVC every 4-6 hours").
 _SERIAL = re.compile(
-    r"\b(?:serial|every\s+\d+(?:\s*[–-]\s*\d+)?\s*(?:hours?|hrs?|h|minutes?|mins?|days?)|\d+[-\s]?hourly|"
+    r"\b(?:serial|every\s+\d+(?:\s*[–-]\s*\d+)?\s*(?:hours?|hrs?|h|minutes?|mins?|days?)|\d+[-\s]?(?:hourly|hrly|hly)|"
     r"(?:in|after|at)\s+(?:another\s+)?\d+(?:\s*[–-]\s*\d+)?\s*(?:hours?|hrs?|h)|trend(?:ing)?|"
     r"(?:in|after)\s+(?:another\s+)?(?:an|one|a\s+few|a\s+couple\s+of|two|three|four|six|half\s+an)\s+hours?|"
     r"(?:in|after)\s+\d+\s*(?:minutes|mins)|any\s+(?:further|more)\s+(?:doses|episodes|attacks|bleeds?)|"
     r"(?:in|after)\s+(?:another\s+)?(?:\d+(?:\s*[–-]\s*\d+)?|a|one|two|three|four|six|a\s+few|a\s+couple\s+of)\s*"
-    r"(?:days?|weeks?|wks?|months?)|(?:tomorrow|next\s+week|at\s+(?:the\s+)?follow[\s-]?up)|"
+    r"(?:days?|weeks?|wks?|months?|mos?\b)|(?:tomorrow|next\s+week|at\s+(?:the\s+)?follow[\s-]?up)|"
     r"\d+(?:\s*[–-]\s*\d+)?\s*(?:hours?|hrs?|h|days?|weeks?|months?)\s+(?:after|post|following|from\s+now)|"
     r"since\s+(?:the\s+)?(?:GP|doctor|ambulance|paramedics?|referral|phone\s+call)\b|"
     r"since\s+(?:he|she|they)\s+(?:was|were)\s+(?:seen|admitted|referred)|"
@@ -121,7 +121,8 @@ _SERIAL = re.compile(
     r"the\s+last|yesterday|this\s+morning)|"
     # a repeat tied to a time or an event to come ("Recheck BMP after 2 L of fluid", "a repeat growth scan at
     # 32 weeks", "a repeat ACR once she is symptom-free", "the blood film daily"): a value not yet existing
-    r"(?:twice\s+)?daily|nightly|overnight|(?:in|tomorrow)\s+the\s+morning|at\s+\d+\s*(?:weeks?|wks?)|"
+    r"(?:twice\s+)?daily|nightly|overnight|(?:in|tomorrow)\s+the\s+morning|(?:in\s+(?:the\s+)?|tomorrow\s+)am\b|"
+    r"at\s+\d+\s*(?:weeks?|wks?)|"
     r"at\s+(?:the|his|her|their)\s+next\s+(?:visit|appointment|review|clinic)|"
     r"(?:in|after)\s+(?:another\s+)?(?:\d+|a|one|two|three|five|ten)\s*(?:years?|yrs?)|"
     r"after\s+(?:\d+(?:\.\d+)?\s*L\b|(?:the\s+|a\s+|his\s+|her\s+)?(?:[\w-]+\s+){0,2}(?:treatment|fluids?|"
@@ -165,7 +166,7 @@ _COMPOUND_ASK = re.compile(
 # weeks ahead asks for a future value, so it does not detect the gap of the current one
 _FUTURE_REPEAT = re.compile(
     r"\b(?:in|after)\s+(?:another\s+)?(?:\d+(?:\s*[–-]\s*\d+)?|a|one|two|three|four|six|a\s+few|a\s+couple\s+of)"
-    r"\s*(?:weeks?|wks?|months?|years?)\b|\b\d+(?:\s*[–-]\s*\d+)?\s*(?:weeks?|months?)\s+(?:after|post|following)\b",
+    r"\s*(?:weeks?|wks?|months?|mos?|years?)\b|\b\d+(?:\s*[–-]\s*\d+)?\s*(?:weeks?|months?)\s+(?:after|post|following)\b",
     re.I,
 )
 # "To confirm:", "To exclude a structural cause:", "To sort this out I'd check:": a line naming the

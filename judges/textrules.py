@@ -347,7 +347,7 @@ QUESTION_RX = re.compile(
     r"requested|confirmed|rechecked|re-checked|verified|reviewed|retested|re-tested)|"
     r"(?:(?:recommend|request|order|advise)(?:ing)?|suggest)\s+(?:an?\b|the\b|checking|obtaining|ordering|"
     r"measuring|repeating|urgent|a\s+repeat)|"
-    r"^(?:check|order|send|obtain|request|arrange|measure|repeat|recheck|get|perform|add)\b"
+    r"^(?:check|order|send|obtain|request|arrange|measure|repeat|rpt|recheck|get|perform|add)\b"
     # "Repeat early-morning ACR is 16 mg/mmol": the repeat test's result, not an order for it
     r"(?![^.?!;]{0,50}\b(?:is|was|are|were|came\s+back|returned|showed|shows)\s+(?:now\s+|only\s+|still\s+)?"
     r"(?:\d|(?:normal|negative|positive|unchanged|raised|elevated|low|high)\b))|"

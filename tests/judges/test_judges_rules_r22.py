@@ -84,3 +84,17 @@ def test_sport_is_a_social_question():
     r = judge_replies("card-103-adhf-nsaid", "baseline", ["Heart failure. Does she play any sport?"])
     q = next(d for d in r.annotations.questions if "sport" in d.span.text)
     assert q.relevant is False, q.rule
+
+
+# ---- round 24 (note shorthand for schedules; after the error analysis of 57-60, not yet measured)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Repeat the troponin 3-hrly pls.", "Pls repeat the troponin in AM.", "Rpt ECG in the AM.",
+     "Recheck the troponin in 3 mo pls."],
+)
+def test_a_repeat_scheduled_in_note_shorthand_is_new(question):
+    r = judge_replies("card-101-stemi-inferior", "baseline", [f"Inferior STEMI. {question}"])
+    q = next((d for d in r.annotations.questions if d.span.text.startswith(question[:10])), None)
+    assert q is not None and q.redundant is False, q.rule if q else [d.span.text for d in r.annotations.questions]
