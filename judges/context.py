@@ -194,7 +194,7 @@ class CaseKnowledge:
             head_lexicon=_head_lexicon(case),
             split_aliases=_split_aliases(case),
             urine_facts={
-                f.id: {w for n in f.all_names for w in re.findall(r"[a-z]{4,}", n.lower())} - {"urine", "urinary", "hour"}
+                f.id: _name_words(f) - {"urine", "urinary", "hour"}
                 for f in case.facts if any(re.search(r"\burin(?:e|ary)\b", n, re.I) for n in f.all_names)
             },
             matcher=matcher_for(case),
@@ -522,6 +522,11 @@ def _fact_mentions(know: CaseKnowledge, text: str, kinds: tuple[str, ...]) -> li
     return out
 
 
+def _name_words(f: Fact) -> set[str]:
+    """The words of four letters or more in a fact's name and aliases ("calcium" of "24-hour urine calcium")."""
+    return {w for n in f.all_names for w in re.findall(r"[a-z]{4,}", n.lower())}
+
+
 _URINE_BEFORE = re.compile(r"\b(?:24[\s-]*(?:hour|hr|h)\s+)?(?:urine|urinary)\s+$", re.I)
 
 
@@ -533,7 +538,7 @@ def _urine_owner(know: CaseKnowledge, text: str, h: FactHit) -> FactHit:
     m = _URINE_BEFORE.search(text[max(0, h.start - 30) : h.start])
     if m is None:
         return h
-    words = {w for n in know.fact(h.item_id).all_names for w in re.findall(r"[a-z]{4,}", n.lower())}
+    words = _name_words(know.fact(h.item_id))
     owners = [fid for fid, fwords in know.urine_facts.items() if words & fwords]
     if len(owners) != 1:
         return h

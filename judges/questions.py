@@ -882,24 +882,27 @@ class QuestionReader:
             return True
         return bool(_URGENT_WORD.search(t)) and bool(ids or _INVESTIGATION.search(t))
 
+    @functools.cached_property
+    def _dx_names(self) -> list[str]:
+        """Every name and alias of the case's diagnoses (gold and differential), read by the relevance rules."""
+        return [n for d in self.know.diagnoses.values() for n in d.all_names]
+
     def _dx_heads(self) -> list[str]:
         """Distinctive last words of the case's diagnosis names ("pancreatitis", "hypophysitis")."""
-        dx = [self.know.case.gold.diagnosis, *self.know.case.gold.differential]
-        heads = {n.split()[-1].lower() for d in dx for n in d.all_names if n.split()}
+        heads = {n.split()[-1].lower() for n in self._dx_names if n.split()}
         return sorted(h for h in heads if len(h) >= 6 and h not in _GENERIC_DX_HEADS)
 
     def _driving_case(self) -> bool:
         """Whether fitness to drive bears on the case: a seizure, syncope, hypoglycaemia, stroke or a
         sight-threatening arteritis among its diagnoses ("Is she driving?" after a breakthrough seizure); a
         fact that denies syncope does not."""
-        dx = [self.know.case.gold.diagnosis, *self.know.case.gold.differential]
-        return bool(_DRIVING_CONDITION.search(" ".join(n for d in dx for n in d.all_names)))
+        return bool(_DRIVING_CONDITION.search(" ".join(self._dx_names)))
 
     def _infectious_case(self) -> bool:
         """Whether an infection is among the case's diagnoses, or a fact already concerns travel or animals."""
-        dx = [self.know.case.gold.diagnosis, *self.know.case.gold.differential]
-        names = " ".join(n for d in dx for n in d.all_names)
-        return bool(_INFECTIOUS.search(names)) or any(_EXPOSURE_Q.search(f.statement) for f in self.know.case.facts)
+        return bool(_INFECTIOUS.search(" ".join(self._dx_names))) or any(
+            _EXPOSURE_Q.search(f.statement) for f in self.know.case.facts
+        )
 
     def _untargeted_items(self, text: str) -> list[str]:
         """Clinical items asked about in one part of a compound question that names no case fact
