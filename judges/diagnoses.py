@@ -183,6 +183,12 @@ _OTHER_DX_GUARDED += [
         re.I,
     ),
     re.compile(r"\b(?:I\s+)?still\s+think\s+(?:(?:this|it)\s+is\s+|it'?s\s+)?(?P<dx>[^.;:,\n()\u2014\u2013]{3,60})", re.I),
+    # "I would favour an oestrogen-induced fall in lamotrigine levels, but ...": the favoured name
+    re.compile(
+        r"\b(?:I|we)(?:'d|\s+would)?\s+(?:still\s+|strongly\s+|currently\s+)?favou?r\s+(?!(?:a\s+|an\s+)?(?:trial|repeat|"
+        r"admission|referral|treatment|starting|stopping|giving|checking|sending|waiting)\b)(?P<dx>[^.;:,\n()\u2014\u2013]{3,60})",
+        re.I,
+    ),
     # "I'd still treat this as an early cancer", "presentation is classic primary psychosis",
     # "Nothing changes my view: X"
     re.compile(
@@ -199,7 +205,8 @@ _OTHER_DX_GUARDED += [
 _STILL_DX = re.compile(
     r"^\W*(?:still|unchanged|no\s+change)\W*\s*(?!(?:to|in|of|on|from|with|the|my|our|his|her|a|an|no|not|waiting|"
     r"awaiting|pending|here|there|same|unclear|uncertain|think|feel|favou?r)\b)"
-    r"(?P<dx>[A-Za-z](?:(?!diagnos)[^.;:,\n()\u2014\u2013?]){1,40})(?:[.!]?\s*$|\s*[,;])", re.I
+    # "H. pylori", "E. coli" inside the name are not a sentence end
+    r"(?P<dx>(?=[A-Za-z])(?:(?-i:[A-Z])\.\s?[a-z]{3,}|(?!diagnos)[^.;:,\n()\u2014\u2013?]){2,61})(?:[.!]?\s*$|\s*[,;])", re.I
 )
 _OTHER_DX_GUARDED.append(_STILL_DX)
 # a diagnosis-shaped noun phrase: ends in a disease word or suffix
@@ -872,6 +879,10 @@ def _other_diagnosis(
                     name = raw  # matched already: the whole phrase is not embedded twice
                 else:
                     matched = _semantic_dx(name, know) if semantic and len(name) >= 3 else None
+                    if matched is None and semantic and raw != name and len(raw.split()) <= 14:
+                        # the trimmed head ("breakthrough sz") can miss what the whole phrase names
+                        # ("breakthrough sz from estrogen-induced LTG drop")
+                        matched = _semantic_dx(raw, know)
                 matched = matched or _same_head_dx(name, know)
                 if matched is None and _cause_is_case_dx(raw, know):
                     continue

@@ -122,7 +122,16 @@ _SERIAL = re.compile(
     # a repeat tied to a time or an event to come ("Recheck BMP after 2 L of fluid", "a repeat growth scan at
     # 32 weeks", "a repeat ACR once she is symptom-free", "the blood film daily"): a value not yet existing
     r"(?:twice\s+)?daily|nightly|overnight|(?:in|tomorrow)\s+the\s+morning|(?:in\s+(?:the\s+)?|tomorrow\s+)am\b|"
-    r"at\s+\d+\s*(?:weeks?|wks?)|"
+    r"at\s+\d+(?:\s*[–-]\s*\d+)?\s*(?:weeks?|wks?)|"
+    # note and prose schedules: "q4h", "q2-4h", "hourly", "monthly", "post-natal OGTT", "six weeks after she
+    # stops the pill", "two to three weeks after any dose change", "after the aspiration", "Repeat CXR 6 wk"
+    r"q\s?\d+(?:\s*[–-]\s*\d+)?\s*(?:h|hr|hrs|hourly)|(?:hourly|weekly|fortnightly|monthly|yearly|annually)|"
+    r"post-?\s?(?:natal(?:ly)?|partum)|"
+    r"(?:\d+|one|two|three|four|five|six|eight|ten|twelve)(?:\s*(?:[–-]|to)\s*(?:\d+|two|three|four|six|eight|twelve))?"
+    r"\s*(?:hours?|hrs?|days?|weeks?|wks?|months?)\s+(?:after|post|following|from\s+now)|"
+    r"after\s+(?:the\s+|a\s+|his\s+|her\s+|any\s+)?(?:aspiration|drainage|drain\s+removal|reduction|surgery|delivery|"
+    r"procedure|operation|discharge|dose\s+change|(?:she|he)\s+stops)|"
+    r"\b(?:repeat|recheck|rpt)\b[^.?;]{0,40}?\b\d+\s*(?:wk|wks|weeks?|mo|mos|months?)\b(?!\s+ago)|"
     r"at\s+(?:the|his|her|their)\s+next\s+(?:visit|appointment|review|clinic)|"
     r"(?:in|after)\s+(?:another\s+)?(?:\d+|a|one|two|three|five|ten)\s*(?:years?|yrs?)|"
     r"after\s+(?:\d+(?:\.\d+)?\s*L\b|(?:the\s+|a\s+|his\s+|her\s+)?(?:[\w-]+\s+){0,2}(?:treatment|fluids?|"
@@ -137,6 +146,7 @@ _INVESTIGATION = re.compile(
     r"\b(?:(?:lying\s+and\s+standing|postural|orthostatic)\s+(?:BP|blood\s+pressures?)|(?:re-?)?examin(?:e|ation)|ECG|EKG|electrocardiogram|echo(?:cardiogram)?|nerve\s+conduction(?:\s+studies)?|NCS|EMG|"
     r"electromyograph\w*|EEG|(?:stool|blood|urine|sputum)\s+cultures?|cultures?|serology|antibod(?:y|ies)|"
     r"CT|MRI|MRA|CTA|MRCP|ERCP|EUS|electrophoresis|DLCO|TLCO|gas\s+transfer|lung\s+volumes|ultrasound|X-ray|radiograph|biopsy|lumbar\s+puncture|LP|CSF|"
+    r"(?-i:US|USS)|elastography|fibro-?scan|doppler|PET(?:-CT)?|holter|"
     r"spirometry|FVC|blood\s+film|smear|urinalysis|dipstick|drug\s+screen|toxicology|PCR|"
     r"(?:stool|urine|blood)\s+samples?|(?:venous\s+|arterial\s+)?blood\s+gas(?:es)?|VBG|ABG|FBC|CBC|"
     r"full\s+blood\s+count|U\s*&\s*Es?|CK|creatine\s+kinase|PSA|contrast\s+(?:study|enema|swallow|meal)|"
@@ -379,7 +389,13 @@ _COORDINATION = re.compile(
     re.I,
 )
 # A condition attached to a request ("... if the ultrasound is non-diagnostic") is not what is asked.
-_CONDITION_TAIL = re.compile(r"\s+\b(?:if|unless|in\s+case|should\s+the|once|when)\b.*$", re.I)
+# "..., if the ultrasound is non-diagnostic" is a condition; "I would be grateful if you could check X" and
+# "if possible" are politeness, and the ask follows them
+_CONDITION_TAIL = re.compile(
+    r"\s+\b(?:if(?!\s+(?:(?:you|we|someone|they)\s+(?:could|can|would|might)|possible)\b)|unless|in\s+case|should\s+the|"
+    r"once|when)\b.*$",
+    re.I,
+)
 
 # "She is RhD negative, so anti-D is needed": a stated finding and what follows from it for
 # management, not a request for information.
@@ -451,6 +467,10 @@ _TERSE_ASK = re.compile(
 _NEED_TEST = re.compile(
     r"(?:^\W*|\b(?:he|she|they|the\s+patient)(?:'ll|\s+will)?\s+|[—–]\s*)needs?\s+(?:an?\s+|the\s+)?"
     r"(?:urgent\s+|emergency\s+|formal\s+|repeat\s+|further\s+)?(?:[\w/+-]+\s+){0,2}?",
+    re.I,
+)
+_TESTS_NEEDED = re.compile(
+    r"^\W*(?P<x>[^.?!;:]{2,40}?)\s+(?:still\s+|also\s+)?(?:needed|required)(?:\s+(?:now|urgently|today|stat|asap|first))?\W*$",
     re.I,
 )
 _PLEASE_RE_VERB = re.compile(r"^\W*(?:(?:and|so|also|then)\s+)?please\s+(?:also\s+|now\s+)?re-[a-z]{3,}\b", re.I)
@@ -582,6 +602,11 @@ def is_request(seg: Segment) -> tuple[bool, str]:
     if ends_q and _HYPOTHESIS_Q.match(text):
         return False, "a rhetorical diagnostic hypothesis ('could this be X?'), not a request"
     cue = QUESTION_RX.search(text) or _PLEASE_RE_VERB.match(text) or _INDIRECT_ASK.search(text) or _TERSE_ASK.search(text)
+    if cue is None and (nd := _TESTS_NEEDED.match(text)) is not None and (
+        _INVESTIGATION.search(nd.group("x"))
+        or any(general_lexicon()[1].get(hits[0][0]) == "analyte" for _s, _e, hits in general_lexicon()[0].find(nd.group("x")))
+    ):
+        cue = nd  # "ESR/CRP needed.", "Repeat ECG still required": tests named as needed, a terse order
     if cue is None:
         cue = next((m for m in _NEED_TEST.finditer(text) if any(
             _INVESTIGATION.match(rest) for rest in _word_suffixes(text[m.end():], 2))), None)
@@ -926,15 +951,27 @@ class QuestionReader:
                 out.append(written)
         return out
 
+    @functools.cached_property
+    def _has_ultrasound_fact(self) -> bool:
+        """Whether a case fact is an ultrasound: then a bare "US" in a question may be that fact, which the
+        fact matcher does not read as an alias, so it is not counted as a new investigation."""
+        return any(
+            re.search(r"\bultraso\w*|\b(?-i:US)\b", " ".join(f.all_names), re.I) for f in self.know.case.facts
+        )
+
+    def _new_investigation_hits(self, text: str, spans: list[tuple[int, int]]) -> list[re.Match[str]]:
+        """The investigation words of ``text`` outside the given case-fact spans."""
+        return [
+            m for m in _INVESTIGATION.finditer(text)
+            if not any(a <= m.start() and m.end() <= b for a, b in spans)
+            and not (m.group(0) in ("US", "USS") and self._has_ultrasound_fact)
+        ]
+
     def _unmatched_investigations(self, text: str) -> set[str]:
         """Every investigation named in ``text`` outside case-fact mentions (normalised)."""
         text = _RATIONALE.split(text, maxsplit=1)[0]
         spans = [(h.start, h.end) for h in fact_mentions(self.know, text)]
-        return {
-            re.sub(r"s$", "", m.group(0).lower())
-            for m in _INVESTIGATION.finditer(text)
-            if not any(a <= m.start() and m.end() <= b for a, b in spans)
-        }
+        return {_investigation_key(m.group(0)) for m in self._new_investigation_hits(text, spans)}
 
     def _unmatched_investigation(self, text: str) -> str | None:
         """An investigation named in ``text`` that is not part of any case-fact mention.
@@ -948,10 +985,10 @@ class QuestionReader:
         names_exam_fact = any(
             h.kind == "fact" and self.know.fact(h.item_id).category == FactCategory.exam for h in hits
         )
-        for m in _INVESTIGATION.finditer(text):
+        for m in self._new_investigation_hits(text, spans):
             if names_exam_fact and _EXAMINE_WORD.fullmatch(m.group(0)):
                 continue
-            if not any(a <= m.start() and m.end() <= b for a, b in spans) and not (
+            if not (
                 _LIVER_PANEL.fullmatch(m.group(0)) and (
                     any(a < m.end() and m.start() < b for a, b in spans) or panel_targets(m.group(0), self.know)
                 )
@@ -1060,7 +1097,9 @@ class QuestionReader:
                 reasons.append("asks for scheduled serial measurements (values not yet existing): new")
             elif (
                 not r.confirm and r.targets and _CHASE.search(r.text) and r.targets <= (asked | set(tc.released))
-                and new_test is None  # "Please examine her for focal signs, and we still need the CT": a new ask too
+                # "Please examine her for focal signs, and we still need the CT": a new ask too, unless the
+                # investigation itself was asked for earlier ("I still need the congestion examination")
+                and (new_test is None or _investigation_key(new_test) in asked_inv)
             ):
                 d.redundant = True
                 reasons.append("chases what an earlier request asked for")
@@ -1143,7 +1182,13 @@ class QuestionReader:
 def _investigations(text: str) -> set[str]:
     """Investigation names in a request (lower case, "LFT" for "LFTs"), before any stated reason."""
     head = _RATIONALE.split(text, maxsplit=1)[0]
-    return {re.sub(r"s$", "", m.group(0).lower()) for m in _INVESTIGATION.finditer(head)}
+    return {_investigation_key(m.group(0)) for m in _INVESTIGATION.finditer(head)}
+
+
+def _investigation_key(word: str) -> str:
+    """One key per investigation word: plural and examine/examination forms are the same ask."""
+    key = re.sub(r"s$", "", word.lower())
+    return "examin" if re.match(r"(?:re-?)?examin", key) else key
 
 
 def _norm(text: str) -> str:

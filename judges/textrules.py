@@ -47,7 +47,7 @@ _HEADINGS: list[tuple[Section, re.Pattern[str]]] = [
         r"investigations?\s+(?:i\s+would\s+(?:like|order|request)|i'd\s+(?:like|order|request)|needed|i\s+need)"
         r"\s+(?:now|urgently|today|first|next)|investigations?(?:\s+(?:needed|"
         r"requested|to\s+order|i\s+would\s+request|i'd\s+(?:request|like|order)|i\s+would\s+(?:like|order)))?|i\s+would\s+like(?:\s+to\s+know)?|what\s+i\s+need|"
-        r"outstanding(?:\s+information)?|orders?|needs?(?:\s+(?:now|next|urgently|today|first))?|"
+        r"outstanding(?:\s+information)?|orders?|need(?:s|ed)?(?:\s+(?:now|next|urgently|today|first))?|"
         r"(?:(?:suggested|proposed|initial|further|recommended|planned)\s+)?"
         r"(?:workup|work-up|work\s+up|investigations|tests|bloods))$", re.I)),
     ("differential", re.compile(
@@ -113,6 +113,18 @@ LEADIN_TESTS_RX = re.compile(
     re.I,
 )
 _NOT_LEADIN_RX = re.compile(r"\b(?:evidence|findings|features|shows?|showed|reveals?|differential|diagnos[ie]s)\b", re.I)
+
+
+_NUMBERED = re.compile(r"^\s*(?:\d{1,2}[.)]|\(\d{1,2}\))\s+")
+# "Tests:", "Investigations:", "Bloods:" inside a numbered item usually report results ("2. Tests: QFT
+# positive"); only labels that can only ask open a request item there
+_RESULT_OR_REQUEST_LABEL = re.compile(r"^(?:[a-z]+\s+)?(?:tests?|investigations?|bloods|labs|work-?\s?up)$", re.I)
+
+
+def _numbered_request_label(label: str) -> bool:
+    """Whether a numbered item's inline label ("5. Requests: ...") makes the item's text requests."""
+    lab = re.sub(r"[*_#]+", "", label).strip()
+    return heading_section(lab) == "questions" and not _RESULT_OR_REQUEST_LABEL.match(lab)
 
 
 def is_request_leadin(sentence: str) -> bool:
@@ -191,6 +203,7 @@ def segment_reply(text: str) -> list[Segment]:
             section, leadin = "body", False  # a list item opened the list: only its deeper items belong to it
         body_start = 0
         heading = None
+        line_section: Section | None = None  # the section to return to after a numbered item's own label
         m = _INLINE_HEADING.match(line)
         if (m is None or heading_section(m.group(1)) is None) and REQUEST_HEADING_RX.match(
             re.sub(r"[*_#]+", "", line).strip().rstrip(":").strip()
@@ -234,6 +247,14 @@ def segment_reply(text: str) -> list[Segment]:
             if bm:
                 body_start += bm.end()
                 content = line[body_start:]
+                nh = _INLINE_HEADING.match(content) if _NUMBERED.match(line) else None
+                if nh and content[nh.end():].strip() and _numbered_request_label(nh.group(1)):
+                    # "5. Requests: please do an LP; please arrange an EEG; please check a CK": a request
+                    # label inside one numbered item; its section holds for this item only
+                    line_section, section, heading = section, "questions", nh.group(1).strip()
+                    body_start += nh.end()
+                    content = line[body_start:]
+                    bullet = False
         sents = split_sentences(content)
         opens_list = bool(not bullet and sents and REQUEST_LEADIN_RX.match(re.sub(r"[*_]+", "", sents[-1].text).strip()))
         if not opens_list and not bullet and sents and is_request_leadin(sents[-1].text) and _next_is_bullet(
@@ -276,6 +297,8 @@ def segment_reply(text: str) -> list[Segment]:
                     ),
                 )
             )
+        if line_section is not None:
+            section, line_section = line_section, None
         if opens_list:
             section, leadin = "questions", True
             leadin_indent = indent if nested_opener else -1
@@ -332,7 +355,7 @@ QUESTION_RX = re.compile(
     r"\b(?:and|then)\s+(?:also\s+)?(?:repeat|recheck|re-check)\s+(?:the|his|her|a|an)\b|"
     r"(?:i|we)\s+(?:also\s+|still\s+|urgently\s+)?(?:need|require|want|request)\s+(?:to\s+(?:see|know|check|"
     r"obtain|review|confirm|order|get|have|establish|clarify|exclude|rule out|assess)|an?\b|the\b|some\b|"
-    r"more\b|further\b|results?\b|urgent\b|information\b)|"
+    r"more\b|further\b|results?\b|urgent\b|information\b|(?:that|this|those|these|his|her|their)\s+[A-Za-z])|"
     r"(?:i|we)\s+(?:will|shall|should|must)\s+(?:also\s+)?(?:order|request|check|send|obtain|get|arrange|"
     r"measure|repeat|recheck|confirm)|"
     r"let(?:'s|\s+us)\s+(?:order|check|get|obtain|send|arrange|repeat|confirm)|"
@@ -342,7 +365,7 @@ QUESTION_RX = re.compile(
     # "Vitals/CBC/BUN still needed.", "Still need BNP and Cr.", "I would still be grateful for the repeat ACR",
     # "I should like to see the original report"
     r"\bstill\s+(?:needed|required)\b|^\W*still\s+need\s+[A-Za-z]|"
-    r"\b(?:i|we)(?:'d|\s+would)\s+(?:still\s+|also\s+)?be\s+grateful\s+(?:for|if)\b|\b(?:i|we)\s+should\s+like\b|"
+    r"\b(?:i|we)(?:'d|\s+would)\s+(?:still\s+|also\s+)?be\s+grateful\s+(?:for|if)\b|\b(?:i|we)\s+should\s+(?:still\s+|also\s+)?like\b|"
     r"\b(?:should|must)\s+be\s+(?:checked|ordered|sent|obtained|performed|done|measured|repeated|arranged|"
     r"requested|confirmed|rechecked|re-checked|verified|reviewed|retested|re-tested)|"
     r"(?:(?:recommend|request|order|advise)(?:ing)?|suggest)\s+(?:an?\b|the\b|checking|obtaining|ordering|"
@@ -358,7 +381,7 @@ QUESTION_RX = re.compile(
     r"\b(?:any|what|which|when|how)\b[^.]*\?|"
     r"(?:tell\s+me|let\s+me\s+know|find\s+out|clarify|confirm)\s+(?:whether|if|about|the|his|her|what)\b|"
     r"\b(?:would|will)\s+it\s+be\s+possible\s+to\b|\bis\s+it\s+possible\s+to\b|"
-    r"^[^.?!]{2,80}?,?\s+(?:please|pls|plz)\W*$)",
+    r"^[^.?!]{2,80}?,?\s+(?:please|pls|plz)(?:\W*$|\s+(?=(?:given|because|as|since|to\s+(?:exclude|rule\s+out|look))\b)))",
     re.I,
 )
 # Recommendations and orders that are management, not information requests.
