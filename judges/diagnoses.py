@@ -158,8 +158,8 @@ _OTHER_DX_GUARDED = [
     # "... that the pill interaction is the most likely explanation": the subject of a ranking
     re.compile(
         r"(?:^|[,;:]\s*|\bthat\s+|\b(?:so|and|but)\s+)(?P<dx>(?:the\s+|an?\s+)?[A-Za-z][^.;:,\n()\u2014\u2013]{2,50}?)\s+"
-        r"(?:is|remains)\s+(?:still\s+)?(?:the|my)\s+(?:most\s+likely|likeliest|best|leading|main)\s+"
-        r"(?:explanation|diagnosis|cause|candidate|fit)\b",
+        r"(?:is|remains)\s+(?:still\s+)?(?:the|my)\s+(?:(?:most\s+likely|likeliest|best|leading|main)\s+"
+        r"(?:explanation|diagnosis|cause|candidate|fit)|source|culprit|(?:likely\s+|probable\s+)?cause)\b",
         re.I,
     ),
 ]
@@ -203,7 +203,7 @@ _OTHER_DX_GUARDED += [
 ]
 # "Still prerenal.", "Unchanged: COPD.": a bare restatement at the start of a reply, stated flatly
 _STILL_DX = re.compile(
-    r"^\W*(?:still|unchanged|no\s+change)\W*\s*(?!(?:to|in|of|on|from|with|the|my|our|his|her|a|an|no|not|waiting|"
+    r"^\W*(?:still|unchanged|no\s+change|remains|stays)\W*\s*(?!(?:to|in|of|on|from|with|the|my|our|his|her|a|an|no|not|waiting|"
     r"awaiting|pending|here|there|same|unclear|uncertain|think|feel|favou?r)\b)"
     # "H. pylori", "E. coli" inside the name are not a sentence end
     r"(?P<dx>(?=[A-Za-z])(?:(?-i:[A-Z])\.\s?[a-z]{3,}|(?!diagnos)[^.;:,\n()\u2014\u2013?]){2,61})(?:[.!]?\s*$|\s*[,;])", re.I
@@ -1063,7 +1063,23 @@ def _semantic_dx(name: str, know: CaseKnowledge) -> str | None:
     q = embed([name])[0]
     sims = vecs @ q
     j = int(np.argmax(sims))
-    return labels[j][0] if sims[j] >= SEMANTIC_DX_THRESHOLD else None
+    if sims[j] >= SEMANTIC_DX_THRESHOLD:
+        return labels[j][0]
+    return _contained_dx(name, labels)
+
+
+_DX_STOP = {"a", "an", "the", "of", "with", "and", "from", "to", "in", "on", "due", "secondary", "acute", "probable"}
+
+
+def _contained_dx(name: str, labels: list[tuple[str, str]]) -> str | None:
+    """A name of two or more words, every one of them (and its last word, the head) inside a single case
+    diagnosis's name: "infected obstructing calculus" names "infected obstructing ureteral calculus" although
+    MiniLM scores the pair just under the threshold. None when the words fit two diagnoses."""
+    words = [w for w in re.findall(r"[a-z][a-z-]+", name.lower()) if w not in _DX_STOP]
+    if len(words) < 2:
+        return None
+    found = {d for d, n in labels if set(words) <= set(re.findall(r"[a-z][a-z-]+", n.lower()))}
+    return next(iter(found)) if len(found) == 1 else None
 
 
 def _leading(turn: int, mentions: list[DiagnosisMention], reply: str, boosted: set[int]) -> WorkingDiagnosis:

@@ -112,6 +112,8 @@ _SERIAL = re.compile(
     r"(?:in|after|at)\s+(?:another\s+)?\d+(?:\s*[–-]\s*\d+)?\s*(?:hours?|hrs?|h)|trend(?:ing)?|"
     r"(?:in|after)\s+(?:another\s+)?(?:an|one|a\s+few|a\s+couple\s+of|two|three|four|six|half\s+an)\s+hours?|"
     r"(?:in|after)\s+\d+\s*(?:minutes|mins)|any\s+(?:further|more)\s+(?:doses|episodes|attacks|bleeds?)|"
+    r"before\s+and\s+after|after\s+(?:the\s+|a\s+|his\s+|her\s+)?(?:IV\s+)?(?:[\w-]+\s+)?(?:gluconate|dose|course|"
+    r"antibiotics?)\b|"
     r"(?:in|after)\s+(?:another\s+)?(?:\d+(?:\s*[–-]\s*\d+)?|a|one|two|three|four|six|a\s+few|a\s+couple\s+of)\s*"
     r"(?:days?|weeks?|wks?|months?|mos?\b)|(?:tomorrow|next\s+week|at\s+(?:the\s+)?follow[\s-]?up)|"
     r"\d+(?:\s*[–-]\s*\d+)?\s*(?:hours?|hrs?|h|days?|weeks?|months?)\s+(?:after|post|following|from\s+now)|"
@@ -408,7 +410,8 @@ _PASSIVE_NEED = re.compile(r"^(?:is|are)\s+(?:needed|required|essential|necessar
 _PAST_EPISODES = re.compile(
     r"\b(?:(?:previous|prior|past|earlier|similar)\s+episodes?|episodes?\s+of\b[^?.]{0,60}\b(?:in\s+the\s+past|"
     r"before|previously|last\s+(?:few\s+)?(?:weeks|months|years?)|past\s+(?:few\s+)?(?:weeks|months|years?))|"
-    r"ever\s+(?:had|been)|in\s+the\s+past\s+(?:few\s+)?(?:weeks|months|years?))\b",
+    r"ever\s+(?:had|been)|in\s+the\s+past\s+(?:few\s+)?(?:weeks|months|years?)|"
+    r"before\s+(?:today|this\s+(?:morning|admission|presentation|episode)|admission|arrival))\b",
     re.I,
 )
 
@@ -594,6 +597,8 @@ def _word_suffixes(text: str, n: int) -> list[str]:
 def is_request(seg: Segment) -> tuple[bool, str]:
     """Whether a segment asks for information, with the rule that decided."""
     text = seg.text.strip()
+    if not re.search(r"[A-Za-z]{2}", text):
+        return False, "no words (a lone '?' of note shorthand: '? X vs Y')"
     if seg.section == "questions":
         if not seg.bullet and _TREATMENT_ORDER.match(text) and not QUESTION_RX.search(text) and not text.endswith("?"):
             return False, "a treatment order, not a request for information"

@@ -29,7 +29,7 @@ _HEADINGS: list[tuple[Section, re.Pattern[str]]] = [
         r"most\s+likely(?:\s+(?:cause|explanation))?|likely\s+diagnosis|"
         # note shorthand: "Imp:", "Dx:", "Working dx:", "A/P:", "Assessment & plan:" open the diagnosis
         r"imp|dx|diag|(?:working|provisional|likely|final|leading)\s+dx|a\s*[/&]\s*p|"
-        r"(?:assessment|impression)\s*(?:and|&|/|\+)\s*plan)$", re.I)),
+        r"(?:assessment|impression)\s*(?:and|&|/|\+)\s*plan)(?:\s+(?:now|today|currently|updated))?$", re.I)),
     ("evidence", re.compile(
         r"^(?:(?:supporting|key|main|clinical)\s+)?(?:evidence|findings|features)(?:\s+(?:supporting|for)\b.*)?$|"
         r"^(?:rationale|reasoning|justification|basis|why|supporting\s+data|evidence\s+from\s+this\s+case.*)$",
@@ -91,7 +91,7 @@ RELATIVE_RX = re.compile(rf"\b(?:{'|'.join(RELATIVES)})s?\b", re.I)
 # A heading line that is itself a request ("### Please arrange", "**What I need now**", "To order"):
 # like a lead-in, its list items are questions and the list ends at the first non-bullet line.
 REQUEST_HEADING_RX = re.compile(
-    r"^(?:(?:please|to)\s+(?:arrange|send|order|check|obtain|request|organi[sz]e|get|do|confirm)"
+    r"^(?:(?:please|pls|plz|to)\s+(?:arrange|send|order|check|obtain|request|organi[sz]e|get|do|confirm)"
     r"(?:\s+(?:urgently|now|next|the\s+following))?|what\s+(?:i|we)(?:\s+(?:still\s+|also\s+)?(?:need|want|would\s+like)|(?:'d|’d)\s+(?:also\s+)?like)"
     r"(?:\s+(?:now|next|first|to\s+(?:know|check|order|do|see)))?|(?:(?:i|we)\s+)?(?:need|would\s+like)"
     r"(?:\s+(?:now|next|first|urgently|today|please))?|please|pls|plz)$",
@@ -102,7 +102,8 @@ REQUEST_HEADING_RX = re.compile(
 # know whether this is severe:", "Could you please let me have:"). Only used when bullets follow.
 LEADIN_CUE_RX = re.compile(
     r"\b(?:(?:i|we)(?:'d|\s+would)?\s+(?:also\s+|still\s+|urgently\s+|now\s+)?(?:need|require|want|like|request)|"
-    r"what\s+(?:i|we)\s+(?:need|want|would\s+like|'d\s+like)|please|could\s+(?:you|we|someone)|"
+    r"what\s+(?:i|we)\s+(?:need|want|would\s+like|'d\s+like)|please|pls|could\s+(?:you|we|someone)|"
+    r"grateful\s+(?:for|if)|"
     r"can\s+(?:you|we|someone)|would\s+you|(?:tell|let)\s+me)\b",
     re.I,
 )
@@ -159,6 +160,10 @@ class Segment:
         """The label the segment stands under: its inline heading, else a heading alone on the line above
         ("A/P:" over the call) while in a diagnosis block; "" when none."""
         return self.heading or str(self.extra.get("block_heading") or "")
+
+
+# note labels that only ever open a diagnosis ("CLO positive. Imp now: bleeding DU."), read mid-line too
+_SHORTHAND_DX_LABEL = re.compile(r"^(?:imp|dx|a\s*/\s*p|working\s+dx|impression|working\s+diagnosis)(?:\s+now)?$", re.I)
 
 
 def heading_section(label: str) -> Section | None:
@@ -272,7 +277,8 @@ def segment_reply(text: str) -> list[Segment]:
             seg_start = line_start + body_start + s.start
             seg_text = s.text
             hm = _INLINE_HEADING.match(seg_text) if k > 0 else None
-            if hm and heading_section(hm.group(1)) in ("evidence", "plan", "differential"):
+            dx_label = bool(hm and _SHORTHAND_DX_LABEL.match(hm.group(1).strip()))  # opens a diagnosis mid-line
+            if hm and (heading_section(hm.group(1)) in ("evidence", "plan", "differential") or dx_label):
                 # "Final diagnosis: X. Supporting evidence: a; b. Next steps: c" on one line: each
                 # label opens its section for the rest of the line
                 section, heading = heading_section(hm.group(1)) or section, hm.group(1).strip()
@@ -290,7 +296,7 @@ def segment_reply(text: str) -> list[Segment]:
                     line=line_no,
                     heading=heading,
                     index=len(segments),
-                    line_start=k == 0,
+                    line_start=k == 0 or dx_label,  # the name after "Imp now:" starts its label's text
                     extra=(
                         {"block_heading": block_heading, "first_under_block": first_under_block and k == 0 and not bullet}
                         if block_heading and section == "diagnosis" else {}
