@@ -594,6 +594,14 @@ def _word_suffixes(text: str, n: int) -> list[str]:
     return out
 
 
+def _names_test(text: str, analyte_text: str | None = None) -> bool:
+    """Whether ``text`` names an investigation, or ``analyte_text`` (default: the same text) a laboratory
+    analyte of the general vocabulary: what makes "add X" or "X needed" an ask for a test."""
+    lex, kinds = general_lexicon()
+    probe = text if analyte_text is None else analyte_text
+    return bool(_INVESTIGATION.search(text)) or any(kinds.get(hits[0][0]) == "analyte" for _s, _e, hits in lex.find(probe))
+
+
 def is_request(seg: Segment) -> tuple[bool, str]:
     """Whether a segment asks for information, with the rule that decided."""
     text = seg.text.strip()
@@ -607,10 +615,7 @@ def is_request(seg: Segment) -> tuple[bool, str]:
     if ends_q and _HYPOTHESIS_Q.match(text):
         return False, "a rhetorical diagnostic hypothesis ('could this be X?'), not a request"
     cue = QUESTION_RX.search(text) or _PLEASE_RE_VERB.match(text) or _INDIRECT_ASK.search(text) or _TERSE_ASK.search(text)
-    if cue is None and (nd := _TESTS_NEEDED.match(text)) is not None and (
-        _INVESTIGATION.search(nd.group("x"))
-        or any(general_lexicon()[1].get(hits[0][0]) == "analyte" for _s, _e, hits in general_lexicon()[0].find(nd.group("x")))
-    ):
+    if cue is None and (nd := _TESTS_NEEDED.match(text)) is not None and _names_test(nd.group("x")):
         cue = nd  # "ESR/CRP needed.", "Repeat ECG still required": tests named as needed, a terse order
     if cue is None:
         cue = next((m for m in _NEED_TEST.finditer(text) if any(
@@ -626,9 +631,8 @@ def is_request(seg: Segment) -> tuple[bool, str]:
         return False, "a wish about naming or treating ('I'd want to call it X'), not a request"
     if not ends_q and _ORDER_VERB.match(text) and not re.search(r"\bplease\b", text, re.I) and _is_drug_order(text):
         return False, "an order for a drug or treatment, not a request for information"
-    if not ends_q and cue is not None and re.search(r"\badd\b", cue.group(0), re.I) and not (
-        _INVESTIGATION.search(text[cue.end():])
-        or any(general_lexicon()[1].get(hits[0][0]) == "analyte" for _s, _e, hits in general_lexicon()[0].find(text))
+    if not ends_q and cue is not None and re.search(r"\badd\b", cue.group(0), re.I) and not _names_test(
+        text[cue.end():], analyte_text=text
     ):
         return False, "adds something that is not a test ('I'd add colchicine'), not a request for information"
     if not ends_q and _SCHEDULED_ORDER.match(text):
