@@ -352,6 +352,7 @@ NOT_AN_ASK_AFTER_PLEASE = (
 )
 QUESTION_RX = re.compile(
     r"(?:^|\b)(?:(?:please|pls|plz)\s+(?:also\s+)?(?:send|check|order|obtain|provide|share|tell|let|confirm|repeat|arrange|"
+    r"chase|expedite|"
     r"measure|get|do|clarify|verify|ask|review|compare|examine|assess|look|recheck|request|add|find)|"
     r"(?:could|can|would)\s+(?:you|we|i)\s+(?:please\s+)?(?:get|have|check|order|obtain|see|send|provide|share|"
     r"tell|arrange|confirm|repeat|clarify|verify|know|request|measure|add|find out)|"

@@ -215,3 +215,22 @@ def test_more_ways_of_keeping_or_naming_a_diagnosis(replies, expected):
 def test_a_name_whose_words_all_sit_in_one_case_diagnosis_names_it():
     r = judge_replies("id-201-pyelonephritis", "baseline", ["Still think infected obstructing calculus, given the fever."])
     assert r.annotations.working_diagnoses[0].leading == "infected obstructing ureteric stone"
+
+
+# ---- round 27 (small; tuned on 65-68 after their one scoring; not yet measured on a fresh set) -----------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The ferritin is still not back, so please chase it.",
+        "I still have no urine culture result; please expedite it.",
+        "Still outstanding: blood film and LDH, pls chase.",
+    ],
+)
+def test_a_stated_outstanding_result_with_a_request_to_chase_it_is_a_question(text):
+    assert any(is_request(s)[0] for s in segment_reply(text)), text
+
+
+def test_a_bare_outstanding_statement_is_still_not_a_question():
+    assert not any(is_request(s)[0] for s in segment_reply("The ferritin is still not back."))
