@@ -1072,8 +1072,9 @@ _DX_STOP = {"a", "an", "the", "of", "with", "and", "from", "to", "in", "on", "du
 
 
 def _contained_dx(name: str, labels: list[tuple[str, str]]) -> str | None:
-    """A name of two or more content words, every one of them inside a single case diagnosis's name: "infected obstructing calculus" names "infected obstructing ureteral calculus" although
-    MiniLM scores the pair just under the threshold. None when the words fit two diagnoses."""
+    """A name of two or more content words, every one of them inside a single case diagnosis's name:
+    "infected obstructing calculus" names "infected obstructing ureteral calculus", which MiniLM scores just
+    under the threshold. None when the words fit two diagnoses."""
     words = [w for w in re.findall(r"[a-z][a-z-]+", name.lower()) if w not in _DX_STOP]
     if len(words) < 2:
         return None

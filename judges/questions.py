@@ -594,12 +594,16 @@ def _word_suffixes(text: str, n: int) -> list[str]:
     return out
 
 
+def _analyte_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` names a laboratory analyte of the general vocabulary ("haptoglobin", "LDH")."""
+    lex, kinds = general_lexicon()
+    return [(s, e) for s, e, hits in lex.find(text) if kinds.get(hits[0][0]) == "analyte"]
+
+
 def _names_test(text: str, analyte_text: str | None = None) -> bool:
     """Whether ``text`` names an investigation, or ``analyte_text`` (default: the same text) a laboratory
     analyte of the general vocabulary: what makes "add X" or "X needed" an ask for a test."""
-    lex, kinds = general_lexicon()
-    probe = text if analyte_text is None else analyte_text
-    return bool(_INVESTIGATION.search(text)) or any(kinds.get(hits[0][0]) == "analyte" for _s, _e, hits in lex.find(probe))
+    return bool(_INVESTIGATION.search(text)) or bool(_analyte_spans(text if analyte_text is None else analyte_text))
 
 
 def is_request(seg: Segment) -> tuple[bool, str]:
@@ -1005,9 +1009,8 @@ class QuestionReader:
                 return m.group(0)
         # a laboratory analyte of the general vocabulary that no case fact names ("Check haptoglobin,
         # troponin" in a case without either): a new test, whatever the question's targets were matched to
-        lex, kinds = general_lexicon()
-        for s, e, found in lex.find(text):
-            if kinds.get(found[0][0]) == "analyte" and not any(a < e and s < b for a, b in spans):
+        for s, e in _analyte_spans(text):
+            if not any(a < e and s < b for a, b in spans):
                 return text[s:e]
         return None
 

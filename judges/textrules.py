@@ -318,9 +318,8 @@ def _next_is_deeper_bullet(text: str, pos: int, indent: int, kind: str | None = 
     or at that indent with the other marker kind than ``kind`` ("3. Please tell me:" over "- the D-dimer")."""
     for ln in text[pos:].split("\n"):
         if ln.strip():
-            deeper = len(ln) - len(ln.lstrip()) > indent
-            other_kind = kind is not None and len(ln) - len(ln.lstrip()) == indent and _marker_kind(ln) != kind
-            return bool(_BULLET.match(ln)) and (deeper or other_kind)
+            ind = len(ln) - len(ln.lstrip())
+            return bool(_BULLET.match(ln)) and (ind > indent or (kind is not None and ind == indent and _marker_kind(ln) != kind))
     return False
 
 
