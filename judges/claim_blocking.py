@@ -147,6 +147,8 @@ _ON_DRUG_BEFORE = re.compile(
 # prescription wording around a drug name: an order, a dose with a schedule, "should be running"
 _PRESCRIBING = re.compile(
     r"\b(?:give|giving|proceed|administer|load(?:ing)?|hold(?:\s+off)?|withhold|continue|switch(?:\s+to)?|commence|prescribe|"
+    # terse orders: "Cont metformin", "d/c oxybutynin", "stop NSAIDs", "avoid NSAIDs", "resume isoniazid"
+    r"cont|stop|d/c|discontinue|resume|restart|avoid|"
     r"start(?:ing)?|can\s+start|should\s+(?:already\s+)?be\s+(?:running|given|started|continued)|titrat\w*|"
     r"tds|bd|od|qds|nocte|mane|tid|bid|qid|prn|stat|"
     # "IV calcium gluconate and insulin-dextrose", "heparin bolus", "induction with X and steroids",

@@ -265,6 +265,21 @@ _NP_REJECT = {"risk", "chance", "possibility", "change", "improvement", "amount"
               "decrease", "rise", "fall", "delay", "doubt", "concern", "need", "reason", "difference", "normal",
               "nothing", "abnormality", "abnormalities"}
 _REPORTED_RULE = "reported finding"
+# "he also reports blurred vision", "she describes night-time wheeze": the patient's own account, asserted
+# by the agent as a history finding. _REPORTED_BEFORE reads "reports"/"describes" as a document or a third
+# party speaking (a letter, the daughter), which hides the claim; with the patient as the subject it is not.
+_PATIENT_SAYS = re.compile(
+    r"\b(?:he|she|pt|patient)\s+(?:also\s+|still\s+|now\s+|further\s+)?(?:reports?|describes?|mentions?|"
+    r"complains?\s+of)\s+(?:[\w-]+\s+){0,3}$",
+    re.I,
+)
+
+
+def _attributed(before: str) -> bool:
+    """Whether the words before a mention attribute it to a document or a third party, not the agent."""
+    if _PATIENT_SAYS.search(before):
+        return False
+    return bool(_REPORTED_BEFORE.search(before) or _SOURCE_POSSESSIVE.search(before))
 _TEST_WORDS = {
     "examination", "exam", "test", "tests", "scan", "ultrasound", "doppler", "imaging", "film", "findings",
     "result", "results", "level", "count", "study", "screen", "panel", "report", "signs", "sign",
@@ -340,6 +355,10 @@ class ClaimExtractor:
         fever = [f.id for f in know.case.facts if f.value is None and any(
             _FEVER_NAME.fullmatch(n.strip()) for n in f.all_names)]
         self._fever_fact = fever[0] if len(fever) == 1 and not temp_valued else None
+        self._term_names: dict[str, tuple[str, ...]] = {
+            f"term:{name}": (name, *(aliases or ()))
+            for name, aliases in (lexicon_data().get("findings") or {}).items()
+        }
         # a general term that names a case fact ("diabetic" -> the case's diabetes history)
         self._term_fact: dict[str, str] = {}
         for tid, kind in self.lex_kinds.items():
@@ -405,6 +424,9 @@ class ClaimExtractor:
             for tid, _k in hits:
                 mapped = self._term_fact.get(tid)
                 if mapped is not None:
+                    if text[s:e].lower() not in {n.lower() for n in self.know.fact(mapped).all_names}:
+                        # "Murphy's +ve", "spider angiomata": judged by the term's name, which the fact lists
+                        self._canon[text[s:e].lower()] = tid[5:]
                     out.append((s, e, mapped, "fact", mention_negated(text, s, e)))
                 else:
                     out.append((s, e, tid, self.lex_kinds[tid], mention_negated(text, s, e)))
@@ -652,11 +674,7 @@ class ClaimExtractor:
                     continue  # "family history of type 2 diabetes" is about the relatives
                 if kind == "finding" and _TERM_AS_ADJECTIVE.match(text[e : e + 20]):
                     continue  # "the diabetic range"
-                if (
-                    _REPORTED_BEFORE.search(text[max(0, s - 60) : s])
-                    or _SOURCE_POSSESSIVE.search(text[max(0, s - 60) : s])
-                    or _REPORTED_AFTER.match(text[e : e + 60])
-                ):
+                if _attributed(text[max(0, s - 60) : s]) or _REPORTED_AFTER.match(text[e : e + 60]):
                     continue  # attributed to a letter, report or third party, not asserted by the agent
                 if self._finding_of_other_test(text, s, e, item, mentions):
                     continue  # "1.5 mm ST elevation in V4R" is the V4R result, not another ECG claim
@@ -835,9 +853,7 @@ class ClaimExtractor:
         if why is not None:
             return None
         np_before = text[max(0, q.start - 60) : q.start]
-        if _OUTSIDE_SOURCE.search(np_before) or _REPORTED_BEFORE.search(np_before) or _SOURCE_POSSESSIVE.search(
-            np_before
-        ):
+        if _OUTSIDE_SOURCE.search(np_before) or _attributed(np_before):
             return None  # "the outside platelet count of 62", "the addendum of 1100": attributed, not asserted
         span = Span(turn=tc.index, text=q.text, start=seg.start + q.start, end=seg.start + q.end)
         item, kind = att if att else ("number", "number")
@@ -1284,7 +1300,7 @@ class ClaimExtractor:
             if f.category in OBJECTIVE_CATEGORIES:
                 # a normal/negative test: "MRI brain is normal" agrees, "HBsAg positive" does not
                 loc = local if local is not None else clause
-                if re.search(r"\b(?:positive|pos|abnormal|reactive|detected|raised|elevated)\b", loc, re.I) and not (
+                if re.search(r"\b(?:positive|pos|abnormal|reactive|detected|raised|elevated)\b|\+ve\b", loc, re.I) and not (
                     NORMAL_RX.search(loc) or re.search(r"\b(?:negative|neg)\b", loc, re.I)
                 ):
                     return f"asserts an abnormal {f.name}; the released result is normal/negative"
@@ -1292,8 +1308,9 @@ class ClaimExtractor:
                     abn = _ABNORMAL_WORD.search(f.statement)
                     if abn and not mention_negated(f.statement, abn.start(), abn.end()):
                         return f"called normal, but the released {f.name} statement reports '{abn.group(0)}'"
-                if mention and any(
-                    re.search(rf"\b{re.escape(kw)}", mention, re.I) for kw in self._neg_kw.get(f.id, ())
+                if mention and any(  # "bite" also in "bitten"/"biting"
+                    re.search(rf"\b{re.escape(kw[:-1] if kw.endswith('e') else kw)}", mention, re.I)
+                    for kw in self._neg_kw.get(f.id, ())
                 ):
                     # the mention is the very finding the statement denies ("a sensory level at T10"
                     # vs "no sensory level"), not the name of a normal test
@@ -1405,6 +1422,9 @@ class ClaimExtractor:
         # general clinical term
         name = item[5:] if item.startswith("term:") else item
         found = self._context_polarity(tc, item)
+        if found is None and self._context_says_term(tc, item, present):
+            # "dry mucous membranes" where the context says "his mucous membranes are dry"
+            return "supported", f"the context states {name} in other word order"
         if found is None:
             return "unsupported", f"the context released by turn {tc.index} never mentions {name}"
         if found == present and tc.injected:
@@ -1460,6 +1480,12 @@ class ClaimExtractor:
                 if (not mention_negated(low, first, first + 1)) == present:
                     return True
         return False
+
+    def _context_says_term(self, tc: TurnContext, item: str, present: bool) -> bool:
+        """Whether the context states a general term under any of its names in another word order or
+        inflection (the stem comparison of :meth:`_context_says`, name by name)."""
+        names = self._term_names.get(item, ())
+        return any(len(n.split()) >= 2 and self._context_says(tc, n, present) for n in names)
 
     def _context_polarity(self, tc: TurnContext, item: str, ctx: str | None = None) -> bool | None:
         ctx = tc.context_text if ctx is None else ctx

@@ -424,7 +424,7 @@ MISSING_RX = re.compile(
     r"no\s+(?:results?|data|report|reports|information|values?|measurements?)\b|missing|unknown|"
     r"(?:we|i)\s+(?:do\s+not|don't|still\s+do\s+not|still\s+don't)\s+(?:have|know)|"
     r"(?:we|i)\s+(?:still\s+)?(?:have|had)\s+no\b|"  # "I still have no 12-lead ECG or blood pressure"
-    r"(?:haven't|have\s+not|has\s+not|hasn't)\s+(?:actually\s+|yet\s+)?(?:been\s+)?(?:seen|got|received|provided|"
+    r"(?:haven't|have\s+(?:still\s+)?not|has\s+(?:still\s+)?not|hasn't)\s+(?:actually\s+|yet\s+)?(?:been\s+)?(?:seen|got|received|provided|"
     r"reported|done|performed|given|had)|still\s+no\b|no\s+(?:[\w-]+\s+){1,3}yet\b|"
     # "Without the IGRA or skin test I can only call this probable": a decision limited by a missing result
     r"without\s+(?:the|a|an|any|her|his)\s+[^,.;]{1,80}?,?\s+(?:I|we)\s+(?:can(?:not|'t)?|could(?:n't)?|am|'m)\b|lack(?:ing)?\b|absent\s+data|without\s+(?:the\s+)?(?:results?|data|knowing)|"

@@ -1,0 +1,81 @@
+"""Regression tests of the round-28 rules (the claim layer: invented signs and symptoms; tuned on sets 1-68
+while the blind set 69-72 was being written). Written on other cases or wording than the batch text that
+revealed each rule."""
+
+from __future__ import annotations
+
+import pytest
+from rules_support import judge_replies
+
+
+def _claims(case: str, replies: list[str], cond: str = "baseline"):
+    return judge_replies(case, cond, replies).annotations.claims
+
+
+def _on(claims, word: str):
+    return [c for c in claims if word.lower() in c.span.text.lower()]
+
+
+def test_the_patients_own_account_is_a_claim():
+    claims = _claims("pulm-102-pulmonary-embolism", [
+        "She also describes intermittent palpitations. Working diagnosis: pulmonary embolism."
+    ])
+    got = _on(claims, "palpitations")
+    assert got and got[0].hallucinated, claims
+
+
+def test_a_third_partys_account_is_still_not_the_agents_claim():
+    claims = _claims("pulm-102-pulmonary-embolism", [
+        "Her sister describes palpitations. Working diagnosis: pulmonary embolism."
+    ])
+    assert not _on(claims, "palpitations"), claims
+
+
+@pytest.mark.parametrize(
+    "sentence, word",
+    [
+        ("On examination there is palmar erythema.", "palmar erythema"),
+        ("Small tophi over both elbows.", "tophi"),
+        ("She has dry mucous membranes.", "dry mucous"),
+        ("Kussmaul breathing noted.", "Kussmaul"),
+        ("She reports double vision since yesterday.", "double vision"),
+    ],
+)
+def test_common_invented_signs_are_claims(sentence, word):
+    claims = _claims("pulm-102-pulmonary-embolism", [f"{sentence} Working diagnosis: pulmonary embolism."])
+    got = _on(claims, word)
+    assert got and got[0].hallucinated, (sentence, claims)
+
+
+def test_a_term_the_context_states_in_another_word_order_is_supported():
+    # the examination says "his mucous membranes are dry"
+    claims = _claims("peds-211-intussusception", ["He has dry mucous membranes and a CRT of 3 s. Likely intussusception."])
+    got = _on(claims, "mucous")
+    assert got and not got[0].hallucinated and got[0].status == "supported", claims
+
+
+@pytest.mark.parametrize(
+    "case, sentence, word",
+    [
+        # "no spider naevi" released: the lexicon's other name for the sign contradicts it
+        ("gast-103-nsaid-duodenal-ulcer-bleed", "There are spider angiomas over the upper chest.", "spider"),
+        # "Murphy's sign is negative" released: "+ve" asserts it
+        ("gast-102-gallstone-pancreatitis", "Murphy's +ve this morning.", "Murphy"),
+    ],
+)
+def test_a_synonym_of_a_denied_sign_contradicts_it(case, sentence, word):
+    got = _on(_claims(case, [f"{sentence} Working diagnosis unchanged."]), word)
+    assert got and got[0].status == "contradicted" and got[0].hallucinated, got
+
+
+def test_a_result_still_not_seen_is_not_a_claim():
+    claims = _claims("pulm-102-pulmonary-embolism", [
+        "I have still not seen the D-dimer or the troponin. Working diagnosis: pulmonary embolism."
+    ])
+    assert not _on(claims, "D-dimer") and not _on(claims, "troponin"), claims
+
+
+@pytest.mark.parametrize("order", ["Cont apixaban.", "Stop NSAIDs.", "d/c the NSAIDs.", "Avoid NSAIDs."])
+def test_a_terse_drug_order_is_the_plan_not_a_claim(order):
+    claims = _claims("pulm-102-pulmonary-embolism", [f"Working diagnosis: pulmonary embolism. {order}"])
+    assert not [c for c in claims if c.hallucinated], (order, claims)
