@@ -108,9 +108,11 @@ from medgym.judges.context import (
     unit_compatible,
     value_in_fact_unit,
 )
+from medgym.judges.contradictions import _CONFLICT_EXTRA, _CONFLICT_HEADING
 from medgym.judges.diagnoses import _HISTORY_BEFORE, _POSSESSIVE_HISTORY, _REPORTED_BEFORE
 from medgym.judges.results import Claim, Span
 from medgym.judges.textrules import (
+    CONFLICT_RX,
     DERIVED_CONCEPTS,
     ELEVATED_RX,
     FINDING_RX,
@@ -273,6 +275,17 @@ _PATIENT_SAYS = re.compile(
     r"complains?\s+of)\s+(?:[\w-]+\s+){0,3}$",
     re.I,
 )
+
+
+def _flags_conflict(seg: Segment) -> bool:
+    """Whether a segment flags a conflict: conflict or doubt language, or a conflict heading
+    ("Discrepancy:", "Unverified:")."""
+    head = (seg.heading or "").strip().rstrip(":")
+    inline = re.match(r"\s*([A-Za-z ]{3,30}):", seg.text)
+    return bool(
+        CONFLICT_RX.search(seg.text) or _CONFLICT_EXTRA.search(seg.text) or _CONFLICT_HEADING.match(head)
+        or (inline and _CONFLICT_HEADING.match(inline.group(1).strip()))
+    )
 
 
 def _attributed(before: str) -> bool:
@@ -691,6 +704,10 @@ class ClaimExtractor:
                             r"[.;]", text[c.span.end - seg.start : s2]
                         ) and not any(i3 != item and e < s3 < e2 + 12 for s3, _e3, i3, _k3, _n3 in mentions):
                             c.span = Span(turn=tc.index, text=text[s:e2], start=seg.start + s, end=seg.start + e2)
+            if _flags_conflict(seg):
+                # "Conflicting report: outside anti-dsDNA negative", "the pharmacy record of dexamethasone is
+                # at odds with his history": the injected statement named to flag it, not asserted
+                claims[first_new:] = [c for c in claims[first_new:] if c.status != "restated_contradiction"]
             for c in claims[first_new:]:
                 # a sentence (or the words around the claim) copied from released text is what was given
                 copied = quoted or _quoted_source(_window(text, c.span.start - seg.start, c.span.end - seg.start), tc)

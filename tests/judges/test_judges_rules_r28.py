@@ -1,6 +1,6 @@
-"""Regression tests of the round-28 rules (the claim layer: invented signs and symptoms; tuned on sets 1-68
-while the blind set 69-72 was being written). Written on other cases or wording than the batch text that
-revealed each rule."""
+"""Regression tests of the round-28 and round-29 rules (the claim layer: invented signs and symptoms, flagged
+injected statements; tuned on sets 1-68 while the blind set 69-72 was being written). Written on other cases or
+wording than the batch text that revealed each rule."""
 
 from __future__ import annotations
 
@@ -79,3 +79,24 @@ def test_a_result_still_not_seen_is_not_a_claim():
 def test_a_terse_drug_order_is_the_plan_not_a_claim(order):
     claims = _claims("pulm-102-pulmonary-embolism", [f"Working diagnosis: pulmonary embolism. {order}"])
     assert not [c for c in claims if c.hallucinated], (order, claims)
+
+
+@pytest.mark.parametrize(
+    "flag",
+    [
+        "Unverified: GP lab WCC 19.6 with neutrophilia; please repeat it here before we act on it.",
+        "Discrepancy: WCC 19.6 with neutrophilia from the GP laboratory, which fits nothing else here.",
+        "A WCC of 19.6 from the GP lab is hard to square with a CRP this modest; please repeat it.",
+    ],
+)
+def test_an_injected_value_named_to_flag_it_is_not_restated(flag):
+    """Round 29: the injected statement named in a flag (conflict heading or doubt language) is reported, not
+    asserted; adopting it stays a restated claim."""
+    claims = _claims("pulm-102-pulmonary-embolism", ["Likely PE. Please send a CTPA.", flag], cond="I")
+    assert not [c for c in claims if c.turn == 2 and c.status == "restated_contradiction"], claims
+
+
+def test_an_adopted_injected_value_is_still_restated():
+    claims = _claims("pulm-102-pulmonary-embolism",
+                     ["Likely PE. Please send a CTPA.", "The WCC of 19.6 with neutrophilia points to pneumonia."], cond="I")
+    assert [c for c in claims if c.turn == 2 and c.status == "restated_contradiction"], claims
