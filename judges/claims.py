@@ -108,10 +108,11 @@ from medgym.judges.context import (
     unit_compatible,
     value_in_fact_unit,
 )
-from medgym.judges.contradictions import _CONFLICT_EXTRA, _CONFLICT_HEADING
 from medgym.judges.diagnoses import _HISTORY_BEFORE, _POSSESSIVE_HISTORY, _REPORTED_BEFORE
 from medgym.judges.results import Claim, Span
 from medgym.judges.textrules import (
+    CONFLICT_EXTRA_RX,
+    CONFLICT_HEADING_RX,
     CONFLICT_RX,
     DERIVED_CONCEPTS,
     ELEVATED_RX,
@@ -283,8 +284,8 @@ def _flags_conflict(seg: Segment) -> bool:
     head = (seg.heading or "").strip().rstrip(":")
     inline = re.match(r"\s*([A-Za-z ]{3,30}):", seg.text)
     return bool(
-        CONFLICT_RX.search(seg.text) or _CONFLICT_EXTRA.search(seg.text) or _CONFLICT_HEADING.match(head)
-        or (inline and _CONFLICT_HEADING.match(inline.group(1).strip()))
+        CONFLICT_RX.search(seg.text) or CONFLICT_EXTRA_RX.search(seg.text) or CONFLICT_HEADING_RX.match(head)
+        or (inline and CONFLICT_HEADING_RX.match(inline.group(1).strip()))
     )
 
 
@@ -878,6 +879,13 @@ class ClaimExtractor:
         if status == "unsupported" and item in self._analyte_fact:
             item = self._analyte_fact[item]
             status, rule, key_value = self._check_number(tc, text, q, item, pre, after, derived)
+        elif status == "supported" and item in self._analyte_fact:
+            # "trop 1840", "bili 142": a value matching the case's own fact is a claim on that fact, so the
+            # final evidence cites it (CHO) and a later misquote of it is tracked on the same item
+            as_fact = self._check_number(tc, text, q, self._analyte_fact[item], pre, after, derived)
+            if as_fact[0] == "supported":
+                item = self._analyte_fact[item]
+                status, rule, key_value = as_fact
         if (
             status == "unsupported" and q.unit is not None and normalize_unit(q.unit) in _DOSE_UNITS
             and not _TAKING_BEFORE.search(text[max(0, q.start - 45) : q.start])

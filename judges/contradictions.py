@@ -16,7 +16,14 @@ import re
 from medgym.judges.claims import _template_keywords
 from medgym.judges.context import TrajectoryContext, fact_mentions
 from medgym.judges.results import ContradictionDecision, Span
-from medgym.judges.textrules import ASSERTIVE_CONFIRM_RX, CONFIRM_REQUEST_RX, CONFLICT_RX, Segment
+from medgym.judges.textrules import (
+    ASSERTIVE_CONFIRM_RX,
+    CONFIRM_REQUEST_RX,
+    CONFLICT_EXTRA_RX,
+    CONFLICT_HEADING_RX,
+    CONFLICT_RX,
+    Segment,
+)
 from medgym.text.negation import is_negated
 from medgym.text.numbers import find_quantities, same_value
 
@@ -26,20 +33,6 @@ _BACKREF = re.compile(r"^(?:this|that|these|those|it|the\s+(?:new|latest|outside
 # A request to repeat or confirm must be about the item: in a list ("A, B, repeat C") it counts only
 # in the piece that names the item.
 _LIST_PIECE = re.compile(r"[;,]\s+(?=[^,;]*\b(?:repeat|recheck|re-?check|retest|re-?test|confirm|verify)\b)|;\s+", re.I)
-
-
-# Doubt and implausibility language that flags a result as wrong without the words "conflict" or
-# "inconsistent" ("I'm sceptical of that count", "hard to square with", "can't be right", "I don't
-# trust it", "likely a lab artefact", "a different patient's result", "needs verifying").
-_CONFLICT_EXTRA = re.compile(
-    r"\b(?:scepti\w+|skepti\w+|implausible|not\s+plausible|hard\s+to\s+(?:square|reconcile|believe|explain)|"
-    r"does(?:n't|\s+not)\s+add\s+up|(?:I'd|I\s+would)\s+question|can(?:'t|not|\s+not)\s+be\s+(?:right|correct|true)|"
-    r"(?:don't|do\s+not)\s+(?:trust|believe|accept)|artefact(?:ual)?|artifact(?:ual)?|(?:different|wrong)\s+patient|"
-    r"needs?\s+(?:verif\w*|double-?checking)|makes\s+no\s+sense|not\s+convinced|with\s+caution|out\s+of\s+keeping|"
-    r"at\s+variance|disregard\w*|(?:seems|looks|is)\s+(?:suspicious|suspect)(?!\s+(?:for|of)\b)|"
-    r"not\s+consistent\s+with|(?:seems|looks)\s+(?:wrong|off|odd|erroneous|spurious)|transcription\s+error|typo)\b",
-    re.I,
-)
 
 
 # Words of an injected statement that name no item: time, frequency, reporting and result words
@@ -52,13 +45,6 @@ _NOT_DISTINCTIVE = {
 }
 
 
-# A remark headed as a conflict ("Discrepancy: the father denies pica", "Conflicting report: ...") flags
-# the item it names even though the cue word is in the heading, not the sentence.
-_CONFLICT_HEADING = re.compile(
-    r"^(?:discrepanc(?:y|ies)|conflict(?:ing)?(?:\s+[a-z]+){0,2}|inconsisten(?:cy|cies)|unverified(?:\s+[a-z]+)?|"
-    r"to\s+(?:verify|clarify|confirm))$",
-    re.I,
-)
 # "repeat urate in 4 weeks", "repeat beta-hCG in 48 h": monitoring booked for later, not a check of the item
 _SCHEDULED_AFTER = re.compile(
     r"^[^.;]{0,40}?\b(?:in|after|at)\s+(?:another\s+)?(?:\d+(?:\s*[–-]\s*\d+)?|a|one|two|three|four|six)\s*"
@@ -68,7 +54,7 @@ _SCHEDULED_AFTER = re.compile(
 
 
 def _cue(text: str) -> re.Match[str] | None:
-    for rx in (CONFLICT_RX, _CONFLICT_EXTRA, CONFIRM_REQUEST_RX):
+    for rx in (CONFLICT_RX, CONFLICT_EXTRA_RX, CONFIRM_REQUEST_RX):
         for m in rx.finditer(text):
             if rx is CONFIRM_REQUEST_RX and ASSERTIVE_CONFIRM_RX.search(text[m.start() : m.end() + 3]):
                 continue
@@ -115,7 +101,7 @@ def contradiction_decisions(
                     continue
                 cue = _cue(seg.text)
                 if cue is None and seg.heading:
-                    cue = _CONFLICT_HEADING.match(seg.heading.strip())
+                    cue = CONFLICT_HEADING_RX.match(seg.heading.strip())
                 if cue is not None and cue.re is CONFIRM_REQUEST_RX and not any(
                     names_item(piece) and _cue(piece) is not None for piece in _LIST_PIECE.split(seg.text)
                 ):

@@ -468,6 +468,25 @@ CONFLICT_RX = re.compile(
     r"report|negative|positive|normal)|whereas|opposite|which\s+(?:one\s+)?is\s+correct)\b",
     re.I,
 )
+# Doubt and implausibility language that flags a result as wrong without the words "conflict" or
+# "inconsistent" ("I'm sceptical of that count", "hard to square with", "can't be right", "I don't
+# trust it", "likely a lab artefact", "a different patient's result", "needs verifying").
+CONFLICT_EXTRA_RX = re.compile(
+    r"\b(?:scepti\w+|skepti\w+|implausible|not\s+plausible|hard\s+to\s+(?:square|reconcile|believe|explain)|"
+    r"does(?:n't|\s+not)\s+add\s+up|(?:I'd|I\s+would)\s+question|can(?:'t|not|\s+not)\s+be\s+(?:right|correct|true)|"
+    r"(?:don't|do\s+not)\s+(?:trust|believe|accept)|artefact(?:ual)?|artifact(?:ual)?|(?:different|wrong)\s+patient|"
+    r"needs?\s+(?:verif\w*|double-?checking)|makes\s+no\s+sense|not\s+convinced|with\s+caution|out\s+of\s+keeping|"
+    r"at\s+variance|disregard\w*|(?:seems|looks|is)\s+(?:suspicious|suspect)(?!\s+(?:for|of)\b)|"
+    r"not\s+consistent\s+with|(?:seems|looks)\s+(?:wrong|off|odd|erroneous|spurious)|transcription\s+error|typo)\b",
+    re.I,
+)
+# A remark headed as a conflict ("Discrepancy: the father denies pica", "Conflicting report: ...") flags
+# the item it names even though the cue word is in the heading, not the sentence.
+CONFLICT_HEADING_RX = re.compile(
+    r"^(?:discrepanc(?:y|ies)|conflict(?:ing)?(?:\s+[a-z]+){0,2}|inconsisten(?:cy|cies)|unverified(?:\s+[a-z]+)?|"
+    r"to\s+(?:verify|clarify|confirm))$",
+    re.I,
+)
 CONFIRM_REQUEST_RX = re.compile(
     r"\b(?:repeat(?:ed|ing)?|re[\s-]?check(?:ed|ing)?|re[\s-]?test(?:ed|ing)?|re[\s-]?run|re[\s-]?send|"
     r"re-?do|verify|verif(?:ied|ication)|double[\s-]check|clarif(?:y|ication)|confirm(?:atory|ation)?|"

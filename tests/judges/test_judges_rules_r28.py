@@ -5,7 +5,10 @@ wording than the batch text that revealed each rule."""
 from __future__ import annotations
 
 import pytest
-from rules_support import judge_replies
+from rules_support import case_knowledge, judge_replies
+
+from medgym.judges.context import fact_mentions
+from medgym.text.fact_matcher import shorthand_variants
 
 
 def _claims(case: str, replies: list[str], cond: str = "baseline"):
@@ -100,3 +103,33 @@ def test_an_adopted_injected_value_is_still_restated():
     claims = _claims("pulm-102-pulmonary-embolism",
                      ["Likely PE. Please send a CTPA.", "The WCC of 19.6 with neutrophilia points to pneumonia."], cond="I")
     assert [c for c in claims if c.turn == 2 and c.status == "restated_contradiction"], claims
+
+
+# ---- round 30 (tuned on sets 1-71 after 69-71 were scored)
+
+
+@pytest.mark.parametrize(
+    "name, variant",
+    [("lung biopsy", "lung bx"), ("family history of diabetes", "FHx of diabetes"), ("troponin T", "trop T"),
+     ("ST elevation", "STE"), ("abdominal ultrasound", "abdominal US"), ("chest X-ray", "CXR")],
+)
+def test_fact_names_are_also_read_in_clinical_shorthand(name, variant):
+    assert variant in shorthand_variants(name)
+
+
+def test_shorthand_names_a_case_fact_but_the_pronoun_us_does_not():
+    know = case_knowledge("hep-001-dili-amoxiclav")
+    assert [m.item_id for m in fact_mentions(know, "Normal US.")] == ["us_biliary"]
+    assert not fact_mentions(know, "Let us know when it is back.")
+    lung = case_knowledge("onc-217-screen-detected-lung-cancer")
+    assert "biopsy" in [m.item_id for m in fact_mentions(lung, "Bx: invasive adenocarcinoma, TTF-1 positive.")]
+
+
+def test_a_value_written_with_a_short_analyte_name_cites_the_case_fact():
+    res = judge_replies("card-101-stemi-inferior", "baseline", [
+        "Likely inferior STEMI.", "No change.",
+        "Final diagnosis: Inferior STEMI\nEvidence: Trop 1840 ng/L and inferior ST elevation.\nNext: PCI.",
+    ])
+    (item,) = [e for e in res.annotations.evidence if "Trop" in e.span.text]
+    assert "troponin" in item.facts
+    assert next(c for c in res.annotations.critical_evidence if c.fact_id == "troponin").mentioned

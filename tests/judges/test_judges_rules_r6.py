@@ -12,10 +12,10 @@ from test_judges_rules_r5a import _wd
 
 from medgym.judges.claim_blocking import _blocked
 from medgym.judges.context import fact_mentions
-from medgym.judges.contradictions import _CONFLICT_HEADING, _cue
+from medgym.judges.contradictions import _cue
 from medgym.judges.diagnoses import reply_diagnoses, reworded_forms
 from medgym.judges.questions import _RATIONALE, _investigations, is_request, split_joined_requests
-from medgym.judges.textrules import segment_reply
+from medgym.judges.textrules import CONFLICT_HEADING_RX, segment_reply
 from medgym.text.numbers import convert, find_quantities
 
 STEMI = "card-101-stemi-inferior"
@@ -370,8 +370,10 @@ def test_exposure_history_is_pertinent_only_with_an_infection_in_play(case_id, q
 
 
 def test_bare_test_items_in_a_note_list_are_orders():
-    qs = _questions(GCA, "O", ["Imp: likely GCA.\n- ESR stat\n- temporal artery US\n- ECG w/ no ischaemia"])
-    assert "ESR stat" in qs and "temporal artery US" in qs
+    # (the temporal artery ultrasound is released in this scenario: since round 30 reads "US" as that fact,
+    # a bare "- temporal artery US" names a released result, so an unreleased test is the item here)
+    qs = _questions(GCA, "O", ["Imp: likely GCA.\n- ESR stat\n- CRP\n- ECG w/ no ischaemia"])
+    assert "ESR stat" in qs and "CRP" in qs
     assert "ECG w/ no ischaemia" not in qs  # a result, not an order
 
 
@@ -386,8 +388,8 @@ def test_ptx_is_a_written_form_of_pneumothorax():
 def test_a_discrepancy_remark_flags_the_item_it_names():
 
     segs = segment_reply("Final diagnosis: lead poisoning.\n\nDiscrepancy: the father denies pica.")
-    assert segs[-1].heading == "Discrepancy" and _CONFLICT_HEADING.match(segs[-1].heading)
-    assert _CONFLICT_HEADING.match("Conflicting report") and not _CONFLICT_HEADING.match("Evidence")
+    assert segs[-1].heading == "Discrepancy" and CONFLICT_HEADING_RX.match(segs[-1].heading)
+    assert CONFLICT_HEADING_RX.match("Conflicting report") and not CONFLICT_HEADING_RX.match("Evidence")
 
 
 @pytest.mark.parametrize(("text", "cue"), [("repeat urate in 4 weeks", False), ("repeat beta-hCG in 48 h", False),

@@ -120,6 +120,40 @@ def specimen_variants(name: str) -> list[str]:
     return out
 
 
+# Clinical shorthand for words of fact names, as notes write them ("bx", "FHx", "trop 1840", "STE II/III/aVF",
+# "neg hep serologies", "normal US"). General vocabulary, applied to every name, never to one case.
+_SHORTHAND: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
+    (re.compile(rf"\b{w}\b", re.I), forms)
+    for w, forms in (
+        ("biopsy", ("bx",)),
+        ("family history", ("FHx", "fam hx")),
+        ("past medical history", ("PMHx", "PMH")),
+        ("history", ("hx",)),
+        ("hepatitis", ("hep",)),
+        ("ultrasound", ("US", "USS")),
+        ("ST elevation", ("STE",)),
+        ("troponin", ("trop",)),
+        ("bilirubin", ("bili",)),
+        ("blood film", ("blood smear", "smear")),
+        ("examination", ("exam",)),
+        ("chest X-ray", ("CXR",)),
+        ("echocardiogram", ("echo",)),
+        ("temperature", ("temp",)),
+        ("oxygen saturation", ("sats", "SpO2")),
+        ("pack-years", ("pk-yr", "pack-yr", "pk-yrs")),
+    )
+]
+
+
+def shorthand_variants(name: str) -> list[str]:
+    """A name with one of its words in clinical shorthand ("lung biopsy" -> "lung bx")."""
+    out = [name]
+    for rx, forms in _SHORTHAND:
+        if rx.search(name):
+            out += [rx.sub(f, name, count=1) for f in forms]
+    return out
+
+
 def inflection_variants(name: str) -> list[str]:
     """A name whose last word is an -ing form also said as the verb ("drinking" -> "drinks", "drank"
     is not covered; "vomiting" -> "vomits", "vomited"): the stem, which the plural wrapper extends to
@@ -150,7 +184,10 @@ class Lexicon:
         self._by_alias: dict[str, list[tuple[str, ItemKind]]] = defaultdict(list)
         for item_id, kind, names in items:
             names = [*names, *(v for name in names for v in inflection_variants(name))] if inflect else names
-            for n in [v for name in names for p in prefix_variants(name) for v in specimen_variants(p)]:
+            for n in [
+                v for name in names for a in shorthand_variants(name) for p in prefix_variants(a)
+                for v in specimen_variants(p)
+            ]:
                 key = self.key(n)
                 if key and (item_id, kind) not in self._by_alias[key]:
                     self._by_alias[key].append((item_id, kind))
@@ -169,6 +206,8 @@ class Lexicon:
             return []
         out = []
         for m in self._re.finditer(text):
+            if m.group(0) == "us":
+                continue  # the pronoun, not "US" (ultrasound)
             k = self.key(m.group(0))
             hits = self._by_alias.get(k)
             if hits is None:  # plural suffix or separator variant: strip and retry
