@@ -1432,6 +1432,9 @@ class ClaimExtractor:
                     # the presenting complaint's own words ("weakness"), also an alias of a withheld
                     # examination fact: repeating what the user said is supported
                     return "supported", f"the released context itself states '{mention}'"
+                restated = self._in_released_statement(tc, f, sentence or clause, mention)
+                if restated:
+                    return "supported", restated
                 return "unsupported", f"{f.name} was not released by turn {tc.index}"
             if conflict:
                 return "contradicted", conflict
@@ -1464,6 +1467,33 @@ class ClaimExtractor:
         if found == present:
             return "supported", f"the context states {name} ({'present' if present else 'absent'})"
         return "contradicted", f"the context states the opposite about {name}"
+
+    def _in_released_statement(self, tc: TurnContext, f: Fact, sentence: str, mention: str) -> str | None:
+        """Why a mention of withheld fact ``f`` restates a released one: its words are in a released
+        statement that shares two more content words with the sentence ("Sigmoid polyp histology:
+        tubulovillous adenoma" restates the released histology, which names the sigmoid polyp, while the
+        colonoscopy report that is the fact itself is withheld)."""
+        said = [w for w in re.findall(r"[a-z][a-z-]{2,}", mention.lower()) if w not in _STOP]
+        if not said:
+            return None
+        low_sentence = sentence.lower()
+        own_words = {w for n in f.all_names for w in re.findall(r"[a-z][a-z-]{2,}", n.lower())}
+        if any(n.lower() != mention.lower() and re.search(rf"\b{re.escape(n.lower())}", low_sentence)
+               for n in f.all_names if len(n) > 2):
+            return None  # "Colonoscopy found a large sigmoid polyp": the withheld test itself is named
+        rest = {_stem(w) for w in re.findall(r"[a-z][a-z-]{4,}", low_sentence)
+                if w not in _STOP and w not in said and w not in own_words}
+        for fid in tc.released:
+            r = self.know.matcher.facts.get(fid)
+            if r is None or r.id == f.id:
+                continue
+            low = r.statement.lower()
+            if not all(re.search(rf"\b{re.escape(_stem(w))}", low) for w in said):
+                continue
+            shared = [st for st in rest if re.search(rf"\b{re.escape(st)}", low)]
+            if len(shared) >= 2:
+                return f"'{mention}' restates the released {r.name} statement"
+        return None
 
     def _invented_result(self, tc: TurnContext, f: Fact, local: str) -> str | None:
         """A test result attached to a released fact that nothing released gives: "rotavirus-positive

@@ -133,3 +133,22 @@ def test_a_value_written_with_a_short_analyte_name_cites_the_case_fact():
     (item,) = [e for e in res.annotations.evidence if "Trop" in e.span.text]
     assert "troponin" in item.facts
     assert next(c for c in res.annotations.critical_evidence if c.fact_id == "troponin").mentioned
+
+
+# ---- round 31 (tuned on sets 1-73 after 72-73 were scored)
+
+
+def test_a_withheld_name_restating_a_released_statement_is_supported():
+    # O: the colonoscopy report is withheld, but the released histology names the sigmoid polyp
+    claims = _claims("gast-101-advanced-adenoma-fit", [
+        "The sigmoid polyp proved to be a tubulovillous adenoma with high-grade dysplasia, margins clear. Advanced adenoma."
+    ], cond="O")
+    got = _on(claims, "sigmoid polyp")
+    assert got and not got[0].hallucinated, claims
+
+
+def test_the_withheld_test_itself_reported_is_still_unsupported():
+    claims = _claims("gast-101-advanced-adenoma-fit", [
+        "Colonoscopy showed a sigmoid polyp with high-grade dysplasia. Advanced adenoma."
+    ], cond="O")
+    assert any(c.hallucinated for c in claims if "olonoscopy" in c.span.text or "sigmoid" in c.span.text), claims
