@@ -990,7 +990,11 @@ _GENERIC_QUALIFIERS = {
     "typical", "atypical", "florid", "established", "impending", "full", "full-blown", "this", "that", "with",
     # sentence adverbs before a bare name ("Still torsion:", "Clearly pneumothorax")
     "still", "now", "again", "definitely", "clearly", "certainly", "probably", "most", "very",
+    # extent and proof words that grade a tumour or lesion without making it another disease
+    "invasive", "biopsy-proven", "proven", "histologically", "localised", "localized", "resectable", "incidental",
 }
+# TNM and stage words ("T2a N0 M0 adenocarcinoma", "stage IB adenocarcinoma"): a stage, not another disease
+_STAGING_WORD = re.compile(r"^(?:[tn][0-4x][a-d]?|m0|mx|stage|grade|g[1-4]|i{1,3}[a-c]?|iv[a-c]?)$")  # not "M1" (a segment)
 
 
 _FUNCTION_WORDS = {
@@ -1025,7 +1029,7 @@ def _other_cause(text: str, s: int, e: int, name: str, know: CaseKnowledge) -> s
     cut = max((i + 1 for i, w in enumerate(quals) if w in _FUNCTION_WORDS), default=0)
     quals = quals[cut:]
     start_q = s - len(" ".join(quals)) - 1 if quals else s
-    content = [w for w in quals if w not in _GENERIC_QUALIFIERS]
+    content = [w for w in quals if w not in _GENERIC_QUALIFIERS and not _STAGING_WORD.match(w)]
     foreign_q = [w for w in content if w[:5] not in names]
     m = _CAUSE_TAIL.match(text[e:])
     words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z\-]{3,}", m.group("cause"))] if m else []

@@ -152,3 +152,19 @@ def test_the_withheld_test_itself_reported_is_still_unsupported():
         "Colonoscopy showed a sigmoid polyp with high-grade dysplasia. Advanced adenoma."
     ], cond="O")
     assert any(c.hallucinated for c in claims if "olonoscopy" in c.span.text or "sigmoid" in c.span.text), claims
+
+
+# ---- round 32 (tuned on sets 1-73; diagnosis reading)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Biopsy: invasive adenocarcinoma. Impression: adenocarcinoma, for the thoracic MDT.",
+        "Impression: T1c N0 M0 adenocarcinoma of the right upper lobe.",
+    ],
+)
+def test_an_extent_or_stage_word_does_not_make_another_diagnosis(reply):
+    res = judge_replies("onc-217-screen-detected-lung-cancer", "baseline", [reply])
+    (wd,) = [w for w in res.annotations.working_diagnoses if w.turn == 1]
+    assert wd.leading == "stage IA lung adenocarcinoma", (reply, wd)
