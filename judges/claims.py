@@ -278,6 +278,31 @@ _PATIENT_SAYS = re.compile(
 )
 
 
+_CHANGE_WORD = re.compile(
+    r"\b(?:drop|fall|fallen|fell|reduction|reduced|decrease|decreased|lower|down|rise|risen|rose|increase|"
+    r"increased|higher|up|above|below|over|under)\b",
+    re.I,
+)
+
+
+def _percent_change(text: str, q: Quantity, qs: list[Quantity]) -> str | None:
+    """Why a percentage is the change between two values stated in the same sentence ("fallen to 1.8
+    from 5.9 mg/L, roughly a 70% drop", "168 µmol/L, about 60% above her baseline of 105"), else None.
+    The two values are judged as claims of their own; the percentage only has to follow from them."""
+    near = text[max(0, q.start - 20) : q.start] + " " + text[q.end : q.end + 30]
+    if normalize_unit(q.unit) != "%" or not _CHANGE_WORD.search(near):
+        return None
+    others = [o for o in qs if o is not q and normalize_unit(o.unit) != "%" and o.value]
+    for a in others:
+        for b in others:
+            if a is b or b.value == 0:
+                continue
+            change = abs(a.value - b.value) / abs(b.value) * 100
+            if abs(change - q.value) <= max(3.0, 0.08 * q.value):
+                return f"{q.value:g}% is the change from {b.value:g} to {a.value:g} stated in the sentence"
+    return None
+
+
 def _flags_conflict(seg: Segment) -> bool:
     """Whether a segment flags a conflict: conflict or doubt language, or a conflict heading
     ("Discrepancy:", "Unverified:")."""
@@ -892,6 +917,15 @@ class ClaimExtractor:
             and seg.section != "evidence" and not self._states_a_dose(item)
         ):
             return None  # "Propranolol 40 mg tds", "Aspirin 300 mg now": a prescription, not a patient fact
+        if (
+            status == "unsupported" and q.unit is None and self._is_drug(item) and seg.section != "evidence"
+            and not _TAKING_BEFORE.search(text[max(0, q.start - 45) : q.start])
+            and re.search(r"[A-Za-z][\w/-]{2,}\s*$", text[max(0, q.start - 30) : q.start])
+            and (_PRESCRIBING.search(_sub_sentence(text, q.start)) or _PLAN_LABEL.match(text))
+        ):
+            return None  # "IV furosemide 80 bid", "P: aspirin 300, ticagrelor 180": a dose written without its unit
+        if status in ("unsupported", "contradicted") and (pct := _percent_change(text, q, qs)):
+            status, rule = "supported", pct  # "1.8 from 5.9 mg/L, roughly a 70% drop": derived, not invented
         if status == "unsupported" and _scheduled(text, q):
             return None  # "an angiogram within 24 hours", "repeat the level in 1–3 months": the plan's timing
         key = f"num:{item}:{key_value}"
@@ -1243,6 +1277,7 @@ class ClaimExtractor:
         )
         if (self._prescribed(text, s, item) or (plan_line and self._is_drug(item))) and (
             status != "supported" or (seg.section != "evidence" and _ordered_here(text, s, e))
+            or (plan_line and re.match(r"\s*\d+(?:\.\d+)?\b", text[e : e + 8]))  # "P: aspirin 300, ..."
         ):
             # a drug in a prescription is the plan, not a claim about the patient; a supported one only
             # when the order is said right at the drug ("Aspirin 300 mg load", "stop trimethoprim"), not a

@@ -168,3 +168,33 @@ def test_an_extent_or_stage_word_does_not_make_another_diagnosis(reply):
     res = judge_replies("onc-217-screen-detected-lung-cancer", "baseline", [reply])
     (wd,) = [w for w in res.annotations.working_diagnoses if w.turn == 1]
     assert wd.leading == "stage IA lung adenocarcinoma", (reply, wd)
+
+
+# ---- round 33 (tuned on sets 1-77 while 78-81 were being written)
+
+
+def test_a_percentage_that_follows_from_two_values_in_the_sentence_is_derived():
+    claims = _claims("pulm-102-pulmonary-embolism", [
+        "Her heart rate is 112, about 40% above her usual 80. Working diagnosis: pulmonary embolism."
+    ])
+    (pct,) = [c for c in claims if c.span.text.startswith("40")]
+    assert pct.status == "supported" and not pct.hallucinated, claims
+
+
+def test_a_percentage_that_does_not_follow_is_still_unsupported():
+    claims = _claims("pulm-102-pulmonary-embolism", [
+        "Her heart rate is 112, about 75% above her usual 80. Working diagnosis: pulmonary embolism."
+    ])
+    assert [c for c in claims if c.span.text.startswith("75") and c.hallucinated], claims
+
+
+@pytest.mark.parametrize(
+    "case, reply",
+    [
+        ("card-103-adhf-nsaid", "A/P: decompensated heart failure. IV furosemide 80 bid, daily weights."),
+        ("card-101-stemi-inferior", "A: inferior STEMI.\nP: aspirin 300, ticagrelor 180, heparin; cath lab now."),
+    ],
+)
+def test_a_dose_written_without_its_unit_in_an_order_is_not_a_claim(case, reply):
+    claims = _claims(case, [reply])
+    assert not [c for c in claims if c.hallucinated], claims
