@@ -110,7 +110,10 @@ LEADIN_CUE_RX = re.compile(
 # "Three bloods, today if possible:", "Two scans first:": a count of tests introducing their list
 LEADIN_TESTS_RX = re.compile(
     r"^\W*(?:(?:one|two|three|four|five|a\s+few|some|\d)\s+)?(?:more\s+|further\s+|urgent\s+|quick\s+)?"
-    r"(?:bloods|blood\s+tests|tests|investigations|labs|scans|things\s+to\s+(?:check|do|send))\b[^:.?]{0,40}:\s*$",
+    r"(?:bloods|blood\s+tests|tests|investigations|labs|scans|things\s+to\s+(?:check|do|send))\b"
+    # "Investigations so far:", "Bloods already back:" report results, they do not open requests
+    r"(?![^:.?]{0,40}\b(?:so\s+far|to\s+date|already|available|back|done|completed|received|results?)\b)"
+    r"[^:.?]{0,40}:\s*$",
     re.I,
 )
 _NOT_LEADIN_RX = re.compile(r"\b(?:evidence|findings|features|shows?|showed|reveals?|differential|diagnos[ie]s)\b", re.I)
@@ -120,6 +123,25 @@ _NUMBERED = re.compile(r"^\s*(?:\d{1,2}[.)]|\(\d{1,2}\))\s+")
 # "Tests:", "Investigations:", "Bloods:" inside a numbered item usually report results ("2. Tests: QFT
 # positive"); only labels that can only ask open a request item there
 _RESULT_OR_REQUEST_LABEL = re.compile(r"^(?:[a-z]+\s+)?(?:tests?|investigations?|bloods|labs|work-?\s?up)$", re.I)
+
+
+def _reports_results(label: str, content: str) -> bool:
+    """Whether the text after a "Bloods:"/"Tests:"/"Labs:" label reports results (values, positive/negative)
+    rather than listing tests to send; only for labels that can do either."""
+    if not _RESULT_OR_REQUEST_LABEL.match(re.sub(r"[*_#]+", "", label).strip()):
+        return False
+    if re.search(r"\?|\b(?:please|pls|send|check|request|order|arrange|need|would\s+like)\b", content, re.I):
+        return False
+    return bool(re.search(r"\d|\b(?:positive|negative|normal|nl|neg|pos|raised|elevated|low|high)\b", content, re.I))
+
+
+def _bare_heading(line: str) -> str:
+    """A line that is only a label ("## Plan", "Requests:", "2. Requests", "1. Impression"): the label, else ""."""
+    label = re.sub(r"^\s*(?:\d{1,2}[.)]\s+)", "", line) if _NUMBERED.match(line) else line
+    label = label.strip().lstrip("#").strip().rstrip(":").strip()
+    if _NUMBERED.match(line) and len(label.split()) > 4:
+        return ""
+    return label
 
 
 def _numbered_request_label(label: str) -> bool:
@@ -220,6 +242,8 @@ def segment_reply(text: str) -> list[Segment]:
             continue
         if m:
             sec = heading_section(m.group(1))
+            if sec == "questions" and _reports_results(m.group(1), line[m.end():]):
+                sec = None  # "Bloods: adj Ca 2.78, PTH 11.8": results under a label that can also ask
             if sec is not None:
                 section = sec
                 heading = m.group(1).strip()
@@ -232,11 +256,15 @@ def segment_reply(text: str) -> list[Segment]:
             section, leadin = "questions", True
             prev_blank = False
             continue
-        elif line.strip().lstrip("#").strip().rstrip(":").strip() and heading_section(
-            line.strip().lstrip("#").strip().rstrip(":")
+        elif (label := _bare_heading(line)) and heading_section(label) and (
+            not _NUMBERED.match(line) or _next_is_deeper_bullet(text, pos, indent, _marker_kind(line))
         ):
-            section = heading_section(line.strip().lstrip("#").strip().rstrip(":")) or section
-            block_heading = line.strip().lstrip("#").strip().rstrip(":")
+            section = heading_section(label) or section
+            block_heading = label
+            if _NUMBERED.match(line):
+                # "2. Requests" over "- OGTT" items: the label holds for its own sub-items only, up to the
+                # next item of its list ("3. Plan: ...")
+                leadin, leadin_indent, leadin_kind = True, indent, _marker_kind(line)
             first_under_block = True
             prev_blank = False
             continue

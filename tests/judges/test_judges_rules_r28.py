@@ -8,6 +8,7 @@ import pytest
 from rules_support import case_knowledge, judge_replies
 
 from medgym.judges.context import fact_mentions
+from medgym.judges.textrules import segment_reply
 from medgym.text.fact_matcher import shorthand_variants
 
 
@@ -198,3 +199,30 @@ def test_a_percentage_that_does_not_follow_is_still_unsupported():
 def test_a_dose_written_without_its_unit_in_an_order_is_not_a_claim(case, reply):
     claims = _claims(case, [reply])
     assert not [c for c in claims if c.hallucinated], claims
+
+
+# ---- round 34 (tuned on sets 1-81 after 78-81 were scored; segmentation of request and result labels)
+
+
+def _sections(reply: str) -> dict[str, str]:
+    return {s.text.strip(): s.section for s in segment_reply(reply)}
+
+
+def test_a_results_label_over_a_list_does_not_open_requests():
+    secs = _sections("Investigations so far:\n- Troponin 1840 ng/L\n- CT head normal\n\nPlease send a lipase.")
+    assert secs["Troponin 1840 ng/L"] != "questions" and secs["CT head normal"] != "questions"
+
+
+@pytest.mark.parametrize(
+    "line, asks",
+    [("Bloods: Hb 92 g/L, platelets 41, LDH 1420.", False), ("Bloods: please send an FBC and an LDH.", True)],
+)
+def test_a_bloods_label_reports_results_unless_it_asks(line, asks):
+    (seg,) = [s for s in segment_reply(line) if s.text.strip()]
+    assert (seg.section == "questions") is asks, (line, seg.section)
+
+
+def test_a_numbered_request_heading_holds_for_its_own_sub_items_only():
+    secs = _sections("1. Impression: likely PE.\n2. Requests\n   - CTPA\n   - D-dimer\n3. Plan: apixaban once confirmed.")
+    assert secs["CTPA"] == "questions" and secs["D-dimer"] == "questions"
+    assert secs["Plan: apixaban once confirmed."] != "questions"
