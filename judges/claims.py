@@ -278,6 +278,13 @@ _PATIENT_SAYS = re.compile(
 )
 
 
+def _attributed(before: str) -> bool:
+    """Whether the words before a mention attribute it to a document or a third party, not the agent."""
+    if _PATIENT_SAYS.search(before):
+        return False
+    return bool(_REPORTED_BEFORE.search(before) or _SOURCE_POSSESSIVE.search(before))
+
+
 _CHANGE_WORD = re.compile(
     r"\b(?:drop|fall|fallen|fell|reduction|reduced|decrease|decreased|lower|down|rise|risen|rose|increase|"
     r"increased|higher|up|above|below|over|under)\b",
@@ -314,11 +321,6 @@ def _flags_conflict(seg: Segment) -> bool:
     )
 
 
-def _attributed(before: str) -> bool:
-    """Whether the words before a mention attribute it to a document or a third party, not the agent."""
-    if _PATIENT_SAYS.search(before):
-        return False
-    return bool(_REPORTED_BEFORE.search(before) or _SOURCE_POSSESSIVE.search(before))
 _TEST_WORDS = {
     "examination", "exam", "test", "tests", "scan", "ultrasound", "doppler", "imaging", "film", "findings",
     "result", "results", "level", "count", "study", "screen", "panel", "report", "signs", "sign",
@@ -923,7 +925,7 @@ class ClaimExtractor:
             and re.search(r"[A-Za-z][\w/-]{2,}\s*$", text[max(0, q.start - 30) : q.start])
             and (_PRESCRIBING.search(_sub_sentence(text, q.start)) or _PLAN_LABEL.match(text))
         ):
-            return None  # "IV furosemide 80 bid", "P: aspirin 300, ticagrelor 180": a dose written without its unit
+            return None  # "IV furosemide 80 bid", "P: aspirin 300, ticagrelor 180": a dose without its unit
         if status in ("unsupported", "contradicted") and (pct := _percent_change(text, q, qs)):
             status, rule = "supported", pct  # "1.8 from 5.9 mg/L, roughly a 70% drop": derived, not invented
         if status == "unsupported" and _scheduled(text, q):
@@ -1360,7 +1362,8 @@ class ClaimExtractor:
             if f.category in OBJECTIVE_CATEGORIES:
                 # a normal/negative test: "MRI brain is normal" agrees, "HBsAg positive" does not
                 loc = local if local is not None else clause
-                if re.search(r"\b(?:positive|pos|abnormal|reactive|detected|raised|elevated)\b|\+ve\b", loc, re.I) and not (
+                abnormal = r"\b(?:positive|pos|abnormal|reactive|detected|raised|elevated)\b|\+ve\b"
+                if re.search(abnormal, loc, re.I) and not (
                     NORMAL_RX.search(loc) or re.search(r"\b(?:negative|neg)\b", loc, re.I)
                 ):
                     return f"asserts an abnormal {f.name}; the released result is normal/negative"
