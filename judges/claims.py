@@ -30,6 +30,7 @@ here are re-exported in ``__all__``.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -111,6 +112,7 @@ from medgym.judges.context import (
 from medgym.judges.diagnoses import _HISTORY_BEFORE, _POSSESSIVE_HISTORY, _REPORTED_BEFORE
 from medgym.judges.results import Claim, Span
 from medgym.judges.textrules import (
+    _INLINE_HEADING,
     CONFLICT_EXTRA_RX,
     CONFLICT_HEADING_RX,
     CONFLICT_RX,
@@ -278,6 +280,12 @@ _PATIENT_SAYS = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=1)
+def _finding_names() -> dict[str, tuple[str, ...]]:
+    """Every name of each general finding term (lexicon ``findings``), by term id: the same for every case."""
+    return {f"term:{n}": (n, *(aliases or ())) for n, aliases in (lexicon_data().get("findings") or {}).items()}
+
+
 def _attributed(before: str) -> bool:
     """Whether the words before a mention attribute it to a document or a third party, not the agent."""
     if _PATIENT_SAYS.search(before):
@@ -314,7 +322,7 @@ def _flags_conflict(seg: Segment) -> bool:
     """Whether a segment flags a conflict: conflict or doubt language, or a conflict heading
     ("Discrepancy:", "Unverified:")."""
     head = (seg.heading or "").strip().rstrip(":")
-    inline = re.match(r"\s*([A-Za-z ]{3,30}):", seg.text)
+    inline = _INLINE_HEADING.match(seg.text)  # a label no section knows ("Discrepancy:") stays in the text
     return bool(
         CONFLICT_RX.search(seg.text) or CONFLICT_EXTRA_RX.search(seg.text) or CONFLICT_HEADING_RX.match(head)
         or (inline and CONFLICT_HEADING_RX.match(inline.group(1).strip()))
@@ -396,10 +404,6 @@ class ClaimExtractor:
         fever = [f.id for f in know.case.facts if f.value is None and any(
             _FEVER_NAME.fullmatch(n.strip()) for n in f.all_names)]
         self._fever_fact = fever[0] if len(fever) == 1 and not temp_valued else None
-        self._term_names: dict[str, tuple[str, ...]] = {
-            f"term:{name}": (name, *(aliases or ()))
-            for name, aliases in (lexicon_data().get("findings") or {}).items()
-        }
         # a general term that names a case fact ("diabetic" -> the case's diabetes history)
         self._term_fact: dict[str, str] = {}
         for tid, kind in self.lex_kinds.items():
@@ -1577,7 +1581,7 @@ class ClaimExtractor:
     def _context_says_term(self, tc: TurnContext, item: str, present: bool) -> bool:
         """Whether the context states a general term under any of its names in another word order or
         inflection (the stem comparison of :meth:`_context_says`, name by name)."""
-        names = self._term_names.get(item, ())
+        names = _finding_names().get(item, ())
         return any(len(n.split()) >= 2 and self._context_says(tc, n, present) for n in names)
 
     def _context_polarity(self, tc: TurnContext, item: str, ctx: str | None = None) -> bool | None:

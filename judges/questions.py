@@ -966,8 +966,9 @@ class QuestionReader:
 
     @functools.cached_property
     def _has_ultrasound_fact(self) -> bool:
-        """Whether a case fact is an ultrasound: then a bare "US" in a question may be that fact, which the
-        fact matcher does not read as an alias, so it is not counted as a new investigation."""
+        """Whether a case fact is an ultrasound: then a bare "US" in a question may be that fact, and it is not
+        counted as a new investigation. Since round 30 the fact matcher reads "US" itself when the fact has a
+        bare "ultrasound" name; this covers facts named only "pelvic ultrasound" and the like."""
         return any(
             re.search(r"\bultraso\w*|\b(?-i:US)\b", " ".join(f.all_names), re.I) for f in self.know.case.facts
         )

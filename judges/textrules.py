@@ -137,11 +137,9 @@ def _reports_results(label: str, content: str) -> bool:
 
 def _bare_heading(line: str) -> str:
     """A line that is only a label ("## Plan", "Requests:", "2. Requests", "1. Impression"): the label, else ""."""
-    label = re.sub(r"^\s*(?:\d{1,2}[.)]\s+)", "", line) if _NUMBERED.match(line) else line
-    label = label.strip().lstrip("#").strip().rstrip(":").strip()
-    if _NUMBERED.match(line) and len(label.split()) > 4:
-        return ""
-    return label
+    numbered = _NUMBERED.match(line)
+    label = (line[numbered.end() :] if numbered else line).strip().lstrip("#").strip().rstrip(":").strip()
+    return "" if numbered and len(label.split()) > 4 else label
 
 
 def _numbered_request_label(label: str) -> bool:
@@ -231,6 +229,7 @@ def segment_reply(text: str) -> list[Segment]:
         body_start = 0
         heading = None
         line_section: Section | None = None  # the section to return to after a numbered item's own label
+        numbered = bool(_NUMBERED.match(line))
         m = _INLINE_HEADING.match(line)
         if (m is None or heading_section(m.group(1)) is None) and REQUEST_HEADING_RX.match(
             re.sub(r"[*_#]+", "", line).strip().rstrip(":").strip()
@@ -257,11 +256,11 @@ def segment_reply(text: str) -> list[Segment]:
             prev_blank = False
             continue
         elif (label := _bare_heading(line)) and heading_section(label) and (
-            not _NUMBERED.match(line) or _next_is_deeper_bullet(text, pos, indent, _marker_kind(line))
+            not numbered or _next_is_deeper_bullet(text, pos, indent, _marker_kind(line))
         ):
             section = heading_section(label) or section
             block_heading = label
-            if _NUMBERED.match(line):
+            if numbered:
                 # "2. Requests" over "- OGTT" items: the label holds for its own sub-items only, up to the
                 # next item of its list ("3. Plan: ...")
                 leadin, leadin_indent, leadin_kind = True, indent, _marker_kind(line)
@@ -280,7 +279,7 @@ def segment_reply(text: str) -> list[Segment]:
             if bm:
                 body_start += bm.end()
                 content = line[body_start:]
-                nh = _INLINE_HEADING.match(content) if _NUMBERED.match(line) else None
+                nh = _INLINE_HEADING.match(content) if numbered else None
                 if nh and content[nh.end():].strip() and _numbered_request_label(nh.group(1)):
                     # "5. Requests: please do an LP; please arrange an EEG; please check a CK": a request
                     # label inside one numbered item; its section holds for this item only
