@@ -218,7 +218,7 @@ def _blocked(
         return "hedged"
     if _MANAGEMENT_CHOICE.search(before) and not numeric:
         return "management choice (what to give or not give), not a patient fact"
-    if GENERIC_RX.search(clause):
+    if GENERIC_RX.search(clause) and not (numeric and _SPECIFIC_VALUE_SUBJECT(text, pos, end, c0, c1)):
         return "general knowledge"
     if MISSING_RX.search(_sub_sentence(text, pos)) or _REQUESTED_BUT_NOT.search(text[pos:]):
         return "states that it is missing or pending"
@@ -234,6 +234,24 @@ def _blocked(
     ) and not RELATIVE_RX.search(before):  # "a mother who needed dialysis" is her history
         return "a treatment or procedure under management discussion, not a patient fact"
     return None
+
+
+# "The AST of 826 is higher than I would expect", "Hb 4.8 is more than a single DU usually produces": the
+# patient's own value, named with a definite or possessive word (or bare, as a note's "Hb 4.8"), is the
+# subject and the general remark is about it; "a sodium of 118 usually causes seizures" stays general
+_DEFINITE_SUBJECT = re.compile(
+    r"(?:^\s*(?!(?:a|an|any|some|patients|people)\b)|\b(?:the|his|her|their|this|that|its|our)\s)[^;:]{0,60}$", re.I
+)
+_THAN_EXPECTED = re.compile(r"\bthan\s+(?:I|we|you|one)\s+would\s+(?:\w+\s+)?expect", re.I)
+
+
+def _SPECIFIC_VALUE_SUBJECT(text: str, pos: int, end: int, c0: int, c1: int) -> bool:
+    """Whether the clause's general-knowledge words come after the value and remark on it."""
+    clause = text[c0:c1]
+    if _THAN_EXPECTED.search(clause) and _THAN_EXPECTED.search(clause).start() > end - c0:
+        return True
+    m = GENERIC_RX.search(clause)
+    return m is not None and m.start() >= end - c0 and bool(_DEFINITE_SUBJECT.search(text[c0:pos]))
 
 
 # "a raised ALT or gallstones on ultrasound would settle the cause": the subject of a "would settle /

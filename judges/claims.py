@@ -122,6 +122,8 @@ from medgym.judges.textrules import (
     FOLD_AFTER_RX,
     LOW_RX,
     NORMAL_RX,
+    NUMBER_WORD_RX,
+    NUMBER_WORDS,
     REASONING_RX,
     REFERENCE_CTX_RX,
     RELATIVES,
@@ -139,6 +141,7 @@ from medgym.knowledge_base.case_schema import OBJECTIVE_CATEGORIES, Fact, FactCa
 from medgym.text.numbers import (
     TIME_UNITS,
     Quantity,
+    convert,
     find_quantities,
     looks_like_non_claim,
     normalize_unit,
@@ -181,6 +184,40 @@ _FAMILY_OF = re.compile(
     re.I,
 )
 _TERM_AS_ADJECTIVE = re.compile(r"^\s*(?:range|threshold|criteria|cut-?off|levels?|target)\b", re.I)
+
+
+# "T 38.1", "Tmax 38.9", "T: 37.9" in a note: the temperature (capital T alone, so "T2", "T-score" and
+# TNM stages never match; the value must also read as a body temperature). The T opens the line or
+# follows punctuation or a vitals word: "Troponin T 96" is the troponin
+_T_SHORTHAND = re.compile(
+    r"(?:^|[^\w\s]\s*|\b(?:[Vv]itals?|[Oo]bs|with|and|now|today|still)\s+)T(?:max)?\s*[:=]?\s*$"
+)
+_DURATION_WORD_AFTER = re.compile(r"^\s*-?\s*(?:years?|yrs?|months?|mos?|weeks?|wks?|days?|hours?|hrs?|minutes?|mins?)\b", re.I)
+_DURATION_WORD_END = re.compile(r"\b(?:years?|months?|weeks?|days?|hours?|minutes?)$", re.I)
+
+
+def _is_duration(q: Quantity, after: str) -> bool:
+    """A length of time: "5 d", "18 months ago" (the unit word follows) or "eighteen months" (a duration
+    written in words carries its unit word in its own text)."""
+    return q.unit in TIME_UNITS or bool(_DURATION_WORD_AFTER.match(after) or _DURATION_WORD_END.search(q.text))
+
+
+# "46F", "78 M", "27F w/ ...": a note's age and sex (never "46 °F", which find_quantities reads as a unit)
+_AGE_SEX = re.compile(r"\d{1,3}\s?[FM](?![\w°])")
+# "cut by about a fifth" states 20 %
+_FRACTION_PERCENT = {"half": 50.0, "third": 33.3, "quarter": 25.0, "fifth": 20.0, "tenth": 10.0}
+_FRACTION_RX = re.compile(r"\b(?:a|one)\s+(half|third|quarter|fifth|tenth)\b(?!\s+(?:of\s+an\s+hour|rib))|\bhalf\b", re.I)
+
+
+def _fraction_states_percent(context: str, q: Quantity) -> bool:
+    """Whether the context gives ``q`` (a percentage) as a fraction in words ("a fifth" for "~20%")."""
+    if normalize_unit(q.unit) != "%":
+        return False
+    for m in _FRACTION_RX.finditer(context):
+        pct = _FRACTION_PERCENT[(m.group(1) or "half").lower()]
+        if abs(pct - q.value) <= 1.0:
+            return True
+    return False
 
 
 _QUOTED = re.compile(r"\"[^\"]{3,}\"|“[^”]{3,}”")
@@ -825,6 +862,16 @@ class ClaimExtractor:
                   and normalize_unit(f.unit) in _VITAL_UNITS]
         return (owners[0], "fact") if len(owners) == 1 else None
 
+    def _temperature_owner(self) -> tuple[str, str]:
+        """What a temperature reading is a claim on: the case's one measured temperature, else its
+        one fact about fever, else the general term."""
+        owners = [f.id for f in self.know.case.facts if f.value is not None and normalize_unit(f.unit) in ("°c", "°f")]
+        if len(owners) == 1:
+            return owners[0], "fact"
+        if self._fever_fact:
+            return self._fever_fact, "fact"
+        return "term:temperature", "analyte"
+
     def _finding_of_other_test(self, text: str, s: int, e: int, item: str, mentions) -> bool:
         if not FINDING_RX.search(text[s:e]):
             return False
@@ -856,7 +903,8 @@ class ClaimExtractor:
         # the one that holds a value
         ment.sort(key=lambda m: (m[0], m[1], 0 if getattr(self.know.matcher.facts.get(m[2]), "value", None) is not None else 1))
         att = _attach(text, q, qs, ment, attached, self._unit_ok)
-        if _AGE_AFTER.match(text[q.end : q.end + 15]) or _AGE_BEFORE.search(text[max(0, q.start - 8) : q.start]):
+        age_sex = q.value <= 110 and bool(_AGE_SEX.match(text[q.start : q.end + 3]))
+        if _AGE_AFTER.match(text[q.end : q.end + 15]) or _AGE_BEFORE.search(text[max(0, q.start - 8) : q.start]) or age_sex:
             att = None  # the patient's age, checked against the context like any unattached number
         if att is not None and normalize_unit(q.unit or "") in TIME_UNITS:
             f_att = self.know.matcher.facts.get(att[0])
@@ -868,6 +916,8 @@ class ClaimExtractor:
                 att = None  # "18 months ago" is a time, not the glucose value
         if att is None and q.unit is not None:
             att = self._unit_owner(q)  # "afebrile at 36.9 °C": only the temperature is measured in °C
+        if q.unit is None and _T_SHORTHAND.search(pre[-10:]) and _celsius(q) is not None:
+            att = self._temperature_owner()  # "T 38.1", "Tmax 38.9": a note's shorthand for temperature
         if _GESTATION_AFTER.match(text[q.end : q.end + 40]) and (
             normalize_unit(q.unit) in ("wk", "d") or TIME_UNIT_AFTER_RX.match(text[q.end : q.end + 20])
         ):
@@ -894,6 +944,7 @@ class ClaimExtractor:
         if (
             att is None
             and q.unit is None
+            and not age_sex
             and not TIME_UNIT_AFTER_RX.match(text[q.end : q.end + 20])
             and not any(rx.search(text) for rx in DERIVED_CONCEPTS.values())
         ):
@@ -1073,7 +1124,11 @@ class ClaimExtractor:
                 gap = text[m.end() : q.start]
                 if m.end() <= q.start and len(gap) <= 30 and not find_quantities(gap):
                     concept = name
-        if concept is None and item == "number":
+        if concept is None and item == "number" and not any(
+            abs(q.value - v) <= 0.011 * max(1.0, abs(v)) for v in tc.context_numbers
+        ):
+            # a number of the sentence that names a derived value ("AG 26", "a ratio of 1.2") is that value,
+            # unless the context states the number itself ("respirations at 28" beside the anion gap)
             concept = next((n for n, rx in DERIVED_CONCEPTS.items() if rx.search(text)), None)
         if concept and item in know.matcher.facts and f_states(know, tc, item, q):
             concept = None  # the released statement itself gives the number ("anion gap of 26")
@@ -1146,12 +1201,14 @@ class ClaimExtractor:
                             ("contradicted", f"{f.name} {f.value:g} is not below {q.value:g}", f"lt{conv:.4g}"))
             if know.matcher.states_value(q, f.id):
                 return ("supported", f"matches released {f.name} {f.value:g} {f.unit or ''}".strip(), key_value)
-            if any(abs(q.value - v) <= 1e-6 * max(1, abs(v)) for v in know.fact_numbers.get(f.id, [])):
+            if any(abs(q.value - v) <= 1e-6 * max(1, abs(v)) for v in know.fact_numbers.get(f.id, [])) and not (
+                self._unit_clash(q, f.statement) or self._only_as_reference(q, f.statement)
+            ):
                 return ("supported", f"stated in the released {f.name} statement", key_value)
             # "low-grade fever ... ten days before": a duration beside a measured finding is how long, not
             # a misquote of its value (a temperature is never 10 days); it is checked like a value-less fact
             duration_of_measured = (
-                f.value is not None and q.unit in TIME_UNITS and normalize_unit(f.unit or "") not in TIME_UNITS
+                f.value is not None and _is_duration(q, after) and normalize_unit(f.unit or "") not in TIME_UNITS
             )
             if f.value is None or duration_of_measured:
                 if q.unit in ("mg", "g", "µg"):
@@ -1159,8 +1216,12 @@ class ClaimExtractor:
                     if self._context_number_near_fact(tc, f, q):
                         return ("supported", f"{q.value:g} is stated about {f.name} in the released context",
                                 key_value)
-                elif any(abs(q.value - v) <= 0.011 * max(1.0, abs(v)) for v in tc.context_numbers):
+                elif any(abs(q.value - v) <= 0.011 * max(1.0, abs(v)) for v in tc.context_numbers) and not (
+                    self._unit_clash(q, tc.context_text)
+                ):
                     return ("supported", f"{q.value:g} appears in the released context", key_value)
+                elif _fraction_states_percent(tc.context_text, q):
+                    return ("supported", f"{q.text}: the context gives it as a fraction in words", key_value)
                 if q.unit not in (None, "mg", "g", "µg") and self._released_quantity(tc, q):
                     return ("supported", f"{q.text} equals a released quantity after unit conversion", key_value)
                 for fid in tc.released:
@@ -1187,8 +1248,12 @@ class ClaimExtractor:
             if tmpl.value is not None and t_turn <= tc.index and same_value(q.value, q.unit, tmpl.value, tmpl.unit):
                 return ("restated_contradiction", f"repeats the injected value {tmpl.value:g} of {tmpl.id}",
                         f"{tmpl.fact_id}:{tmpl.value:g}")
-        if any(abs(q.value - v) <= 0.011 * max(1.0, abs(v)) for v in tc.context_numbers):
+        if any(abs(q.value - v) <= 0.011 * max(1.0, abs(v)) for v in tc.context_numbers) and not (
+            self._unit_clash(q, tc.context_text)
+        ):
             return ("supported", f"{q.value:g} appears in the released context", key_value)
+        if _fraction_states_percent(tc.context_text, q):
+            return ("supported", f"{q.text}: the context gives it as a fraction in words", key_value)
         for fid in tc.released:
             f = know.fact(fid)
             if f.value is not None and q.unit is not None and know.matcher.states_value(q, fid):
@@ -1197,17 +1262,51 @@ class ClaimExtractor:
             return ("supported", f"{q.text} equals a released quantity after unit conversion", key_value)
         return ("unsupported", f"{q.text} is not stated in the context released by turn {tc.index}", key_value)
 
+    def _quantities(self, text: str) -> list[Quantity]:
+        qs = self._ctx_qs.get(text)
+        if qs is None:
+            qs = [*find_quantities(text), *_word_durations(text)]
+            if len(self._ctx_qs) > 256:
+                self._ctx_qs.clear()
+            self._ctx_qs[text] = qs
+        return qs
+
+    def _unit_clash(self, q: Quantity, source: str) -> bool:
+        """Whether every place ``source`` writes q's number gives it a unit of another dimension:
+        "6 kg" of weight loss is not supported by "over 6 months", nor "2 mm" of ST elevation by
+        "2 hours". A number the source writes bare, or that ``q`` writes bare, never clashes; nor does a
+        duration (the context often writes it in words, "five days", which this reading does not see)."""
+        if q.unit is None or normalize_unit(q.unit) in TIME_UNITS or q.unit in TIME_UNITS:
+            return False
+        if len(q.unit.strip()) < 2:
+            return False  # "BP 102 L vs 150 R": a one-letter "unit" is as often a side or a label
+        same = [c for c in self._quantities(source) if abs(c.value - q.value) <= 1e-6 * max(1.0, abs(q.value))]
+        if any(
+            float(NUMBER_WORDS[m.group(1).lower()]) == q.value and not any(c.start <= m.start() < c.end for c in same)
+            for m in NUMBER_WORD_RX.finditer(source)
+        ):
+            return False  # "a weight gain of about three kilograms": a number word this reading cannot place
+        return bool(same) and all(
+            _is_duration(c, source[c.end : c.end + 12]) or (c.unit is not None and convert(q.value, q.unit, c.unit) is None)
+            for c in same
+        )
+
+    def _only_as_reference(self, q: Quantity, statement: str) -> bool:
+        """Whether the statement writes q's number only as a reference value ("His HbA1c is 45
+        mmol/mol; the diabetes threshold is 48"): quoting the threshold as the patient's value is
+        a misquote, not a number the statement gives."""
+        same = [c for c in self._quantities(statement) if abs(c.value - q.value) <= 1e-6 * max(1.0, abs(q.value))]
+        return bool(same) and all(
+            REFERENCE_CTX_RX.search(statement[max(0, c.start - 30) : c.start]) for c in same
+        )
+
     def _released_quantity(self, tc: TurnContext, q: Quantity) -> bool:
         """Whether a quantity with a unit is written in the released context, possibly in another
         unit of the same dimension ("~1.45 L" for "1450 mL", "0.5 g" for "500 mg")."""
-        key = tc.context_text
-        qs = self._ctx_qs.get(key)
-        if qs is None:
-            qs = [c for c in find_quantities(key) if c.unit is not None]
-            if len(self._ctx_qs) > 256:
-                self._ctx_qs.clear()
-            self._ctx_qs[key] = qs
-        return any(same_value(q.value, q.unit, c.value, c.unit) for c in qs)
+        return any(
+            c.unit is not None and same_value(q.value, q.unit, c.value, c.unit)
+            for c in self._quantities(tc.context_text)
+        )
 
     def _context_number_near_fact(self, tc: TurnContext, f: Fact, q: Quantity) -> bool:
         """Whether the context gives the number in a sentence naming fact ``f``: a dose or duration

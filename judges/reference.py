@@ -26,6 +26,7 @@ from typing import Any
 
 from medgym.envs.trajectory import Trajectory
 from medgym.judges.base import BaseJudge
+from medgym.judges.claim_tracks import follow_invented_values
 from medgym.judges.claims import ClaimExtractor
 from medgym.judges.context import TrajectoryContext
 from medgym.judges.contradictions import contradiction_decisions
@@ -126,6 +127,7 @@ class ReferenceJudge(BaseJudge):
                 )
 
         extractor.earlier = []
+        follow_invented_values(claims, retractions)
 
         # final evidence
         last = ctx.turns[-1] if ctx.turns else None

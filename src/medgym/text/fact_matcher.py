@@ -141,6 +141,7 @@ _SHORTHAND: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
         ("temperature", ("temp",)),
         ("oxygen saturation", ("sats", "SpO2")),
         ("pack-years", ("pk-yr", "pack-yr", "pk-yrs")),
+        ("lithium", ("Li",)),
     )
 ]
 

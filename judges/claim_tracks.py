@@ -1,0 +1,66 @@
+"""One hallucination track per invented value, however each turn happens to attach it.
+
+The shared formulas (:func:`medgym.judges.formulas.derive`) follow a hallucination across
+turns by its claim key, and the key names the item the number was read as. The reference
+judge attaches each number to an item from its own sentence, so the same invented value can
+be read as two items in two turns: "his ketones are 3.8 mmol/L" (ketones) and "a ketone level
+of 3.8 with a pH this low" (pH), or "9.8 mmol/L" (no item) and "2-hour glucose 9.8 mmol/L".
+The track then splits: its first occurrence looks dropped, and a later one starts a new
+track, which costs HPR and HCCR a persisted track and adds a false one. A physician reading
+the dialogue follows the number: an agent that writes 3.8 twice without any source for it is
+repeating one invention.
+
+Only distinctive values are followed (a decimal, or 20 and above, in compatible units): "2"
+cycles, "3" leads and "12"-lead ECGs coincide by chance far too often.
+"""
+
+from __future__ import annotations
+
+from medgym.judges.results import Claim, Retraction
+from medgym.text.numbers import normalize_unit
+
+#: Whole numbers below this are too common to identify an invention by value alone.
+DISTINCTIVE_WHOLE = 20
+
+
+def _distinctive(value: float) -> bool:
+    return value != int(value) or abs(value) >= DISTINCTIVE_WHOLE
+
+
+def _compatible(a: Claim, b: Claim) -> bool:
+    if a.value is None or b.value is None or abs(a.value - b.value) > 1e-9:
+        return False
+    return a.unit is None or b.unit is None or normalize_unit(a.unit) == normalize_unit(b.unit)
+
+
+def follow_invented_values(claims: list[Claim], retractions: list[Retraction]) -> None:
+    """Give every unsupported numeric claim that repeats an invented value of an earlier turn
+    the key and item of that value's track (in place; withdrawals follow the new keys).
+
+    The track takes the first occurrence that names an item ("number" is the judge's word for
+    a value it could not attach), so a later, better-attached mention can name the track."""
+    invented = sorted(
+        (c for c in claims if c.kind == "numeric" and c.hallucinated and c.value is not None and _distinctive(c.value)),
+        key=lambda c: (c.turn, c.span.start or 0),
+    )
+    groups: list[list[Claim]] = []
+    for c in invented:
+        for g in groups:
+            if _compatible(g[0], c):
+                g.append(c)
+                break
+        else:
+            groups.append([c])
+    renamed: dict[str, str] = {}
+    for g in groups:
+        if len({c.turn for c in g}) < 2 or len({c.key for c in g}) < 2:
+            continue
+        head = next((c for c in g if c.item != "number"), g[0])
+        for c in g:
+            if c.key != head.key:
+                renamed[c.key] = head.key
+                c.rule += f"; the invented value {c.span.text!r} follows its track {head.key}"
+                c.key, c.item = head.key, head.item
+    if renamed:
+        for r in retractions:
+            r.keys = list(dict.fromkeys(renamed.get(k, k) for k in r.keys))
