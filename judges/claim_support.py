@@ -93,14 +93,24 @@ def _local_window(clause: str, mention: str) -> str:
     return " ".join([*before, mention, *after])
 
 
+# a list item that opens with an article or a number is a finding the statement reports, which ends the
+# negation's list: "no pericholecystic fluid, a common bile duct of 8 mm and a bulky, oedematous pancreas"
+_POSITIVE_ITEM = re.compile(r"(?:,|\s+and|\s+with)\s+(?:(?:a|an|the)\b|\d)", re.I)
+
+
 def _fact_negated_keywords(f: Fact) -> set[str]:
     """Head nouns of the findings a statement negates ("no lobar consolidation or air bronchograms")."""
     words = set()
     negated_spans = []
     scopes = list(_NEG_SCOPE.finditer(f.statement)) + list(_NEG_LIST_SCOPE.finditer(f.statement))
     for m in scopes:
-        negated_spans.append((m.start(), m.end()))
-        for part in re.split(r"\s*,\s*|\s+(?:or|and|nor)\s+", m.group(1)):
+        body = m.group(1)
+        stop = _POSITIVE_ITEM.search(body)  # "no pericholecystic fluid, a CBD of 8 mm and a bulky pancreas"
+        if stop is not None:
+            body = body[: stop.start()]
+        negated_spans.append((m.start(), m.start(1) + len(body)))
+        for part in re.split(r"\s*,\s*|\s+(?:or|and|nor)\s+", body):
+            part = re.split(r"\s+of\s+", part)[0]  # "no compression of the optic chiasm": the finding is the head
             toks = [t.strip("-").lower() for t in part.split() if t.strip("-")]
             if toks and len(toks[-1]) > 3 and toks[-1] not in _STOP:
                 words.add(toks[-1][:7])

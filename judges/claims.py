@@ -220,6 +220,8 @@ def _fraction_states_percent(context: str, q: Quantity) -> bool:
     return False
 
 
+# the result words a quoted test carries ("a positive FIT", "raised calprotectin")
+_RESULT_WORD = re.compile(r"\b(?:positive|negative|abnormal|normal|raised|elevated|low|high)\b|\+ve\b|-ve\b", re.I)
 _QUOTED = re.compile(r"\"[^\"]{3,}\"|“[^”]{3,}”")
 
 
@@ -1530,10 +1532,10 @@ class ClaimExtractor:
         """Whether a released objective fact's statement reports, un-negated, the specific finding a
         mention names (every content word of the mention, by its first five letters); test names
         ("pelvic examination", "Doppler") never count."""
-        name_words = {w[:5] for w in re.findall(r"[a-z]{4,}", f.name.lower())}
+        name_words = re.findall(r"[a-z]{4,}", f.name.lower())
         words = [w for w in re.findall(r"[a-z]{4,}", mention.lower()) if w not in _TEST_WORDS]
-        if not words or all(w[:5] in name_words for w in words):
-            return False
+        if not words or all(any(n.startswith(w[:5]) for n in name_words) for w in words):
+            return False  # the test's own name, whole or short ("echo" for the echocardiogram)
         stmt = f.statement
         for w in words:
             hits = [m for m in re.finditer(rf"\b{re.escape(w[:5])}\w*", stmt, re.I)]
@@ -1576,6 +1578,9 @@ class ClaimExtractor:
                 restated = self._in_released_statement(tc, f, sentence or clause, mention)
                 if restated:
                     return "supported", restated
+                said = self._context_reports_test(tc, f, _local_window(sentence or clause, mention), present)
+                if said:
+                    return "supported", said
                 return "unsupported", f"{f.name} was not released by turn {tc.index}"
             if conflict:
                 return "contradicted", conflict
@@ -1646,6 +1651,30 @@ class ClaimExtractor:
                 continue
             if not re.search(rf"\b{re.escape(agent[:6])}", f.statement + "\n" + tc.context_text, re.I):
                 return f"'{m.group(0).strip()}' is not stated for {f.name} in the released context"
+        return None
+
+    def _context_reports_test(self, tc: TurnContext, f: Fact, local: str, present: bool) -> str | None:
+        """Why the user's own words already give the result a withheld test fact is quoted with: the
+        presentation's "his home stool test ... came back positive" supports "a positive screening FIT"
+        although the FIT report itself is withheld. Only a result word (positive, raised ...) the agent
+        attaches, found beside one of the test's names in the context, counts; naming the test does not."""
+        if f.category not in _TEST_CATEGORIES:
+            return None
+        qualifiers = {
+            q.group(0).lower() for q in _RESULT_WORD.finditer(local)
+        }
+        if not qualifiers:
+            return None
+        ctx = tc.context_text
+        for name in sorted(f.all_names, key=len, reverse=True):
+            if len(name) < 3:
+                continue
+            for m in re.finditer(rf"\b{re.escape(name)}\b", ctx, re.I):
+                if mention_negated(ctx, m.start(), m.end()) == present:
+                    continue
+                near = ctx[max(0, m.start() - 40) : m.end() + 60].lower()
+                if all(q in near for q in qualifiers):
+                    return f"the released context itself reports the {name} as {', '.join(sorted(qualifiers))}"
         return None
 
     def _context_says(self, tc: TurnContext, mention: str, present: bool, local: str = "") -> bool:

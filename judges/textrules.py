@@ -678,7 +678,7 @@ def first_match(rx: re.Pattern[str], text: str) -> str | None:
 
 _NEG_PRE = re.compile(
     r"\b(?:no|not|denies|denied|deny|denying|without|negative|absent|absence\s+of|free\s+of|never|nor|neither|"
-    r"non|lack\s+of|ruled\s+out|excluded)\b|"
+    r"non(?![-‑]\w)|lack\s+of|ruled\s+out|excluded|rather\s+than|instead\s+of)\b|"
     # contractions: "she isn't on a diuretic", "he doesn't smoke", "hasn't had any fevers"
     r"\b(?:is|are|was|were|does|do|did|has|have|had|ca|wo)n['’]t\b",
     re.I,
@@ -686,6 +686,11 @@ _NEG_PRE = re.compile(
 _NEG_POST = re.compile(
     r"^\s*(?:(?:is|was|were|are|came\s+back|returned|tests?|tested|all|were\s+all|both)\s+)*(?:negative|neg\b|-ve\b|absent|"
     r"not\s+detected|not\s+seen|not\s+present|non-?reactive|undetectable|ruled\s+out|excluded)\b",
+    re.I,
+)
+_WHERE_FOUND = re.compile(
+    r"(?<![\w'’])(?!(?:is|was|are|were|be|been|being|not|remains?|stays?|kept|started|put)\b)[a-z]+(?<!n't)(?<!n’t)"
+    r"\s+(?:on|at)\s+(?:the\s+|her\s+|his\s+|a\s+|an\s+)?$",
     re.I,
 )
 _NEG_BREAK = re.compile(r"[,;:.()]|\b(?:but|however|although|though|except|yet|whereas|and\s+(?:a|an|the|his|her|he|she)|with)\b", re.I)
@@ -696,6 +701,10 @@ def mention_negated(text: str, start: int, end: int, window: int = 4) -> bool:
     before the mention in the same clause ("no fever or rigors", "negative HBsAg"), or a
     negative result word right after it ("serology negative")."""
     before = text[max(0, start - 100) : start]
+    if _WHERE_FOUND.search(before):
+        # "no flap on echo", "no nodal uptake on PET": the negation is the finding's; the test or site it
+        # was looked for on is not denied
+        return bool(_NEG_POST.match(text[end : end + 45]))
     cut = list(_NEG_BREAK.finditer(before))
     if cut:
         before = before[cut[-1].end() :]

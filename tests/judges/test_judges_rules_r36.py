@@ -1,0 +1,80 @@
+"""Regression tests of the round-36 rules (negation scope in the agent's text and in the case statements, and
+a withheld test whose result the presentation already gives; tuned on sets 1-85 while 86-89 were unscored).
+Written on other cases or wording than the batch text that revealed each rule."""
+
+from __future__ import annotations
+
+import pytest
+from rules_support import judge_replies
+
+from medgym.judges.claim_support import _fact_negated_keywords
+from medgym.judges.textrules import mention_negated
+from medgym.knowledge_base.case_bank import default_bank
+
+
+def _claims(case: str, replies: list[str], cond: str = "baseline"):
+    return judge_replies(case, cond, replies).annotations.claims
+
+
+def _on(claims, text: str):
+    return [c for c in claims if text.lower() in c.span.text.lower()]
+
+
+@pytest.mark.parametrize(
+    "text, word, negated",
+    [
+        ("No dissection flap on echo.", "echo", False),  # the finding is denied, not the test it was sought on
+        ("There is no nodal uptake on the PET.", "PET", False),
+        ("She isn't on a diuretic.", "diuretic", True),  # "on" a drug is not a place a finding was sought
+        ("He is not on warfarin.", "warfarin", True),
+        ("A smooth non-tender goitre.", "goitre", False),  # "non-" negates its own adjective only
+        ("A wedge-shaped opacity rather than consolidation.", "consolidation", True),
+        ("Infarction instead of ischaemia.", "ischaemia", True),
+    ],
+)
+def test_negation_scope(text, word, negated):
+    s = text.index(word)
+    assert mention_negated(text, s, s + len(word)) is negated
+
+
+def _fact(case: str, fid: str):
+    return next(f for f in default_bank().get(case).facts if f.id == fid)
+
+
+def test_a_reported_item_ends_the_statements_negated_list():
+    # "... with no pericholecystic fluid, a common bile duct of 8 mm and a bulky, oedematous pancreas"
+    kws = _fact_negated_keywords(_fact("gast-102-gallstone-pancreatitis", "ultrasound"))
+    assert not any(k.startswith("bulky") or k.startswith("oedem") or k.startswith("pancr") for k in kws), kws
+
+
+def test_a_negated_finding_of_a_structure_is_the_finding():
+    # "... no compression of the optic chiasm, and no brain metastases": the denied finding is the compression
+    kws = _fact_negated_keywords(_fact("onc-218-ici-hypophysitis", "mri"))
+    assert "compres" in kws and "chiasm" not in kws, kws
+
+
+def test_the_bulky_pancreas_the_ultrasound_reports_is_not_a_denied_finding():
+    got = _on(_claims("gast-102-gallstone-pancreatitis", [
+        "The ultrasound shows gallstones and a bulky pancreas. Probable gallstone pancreatitis."
+    ]), "ultrasound")
+    assert got and not got[0].hallucinated, got
+
+
+def test_a_finding_denied_on_a_test_does_not_deny_the_test():
+    got = _claims("em-213-posterior-stemi", ["No dissection flap on echo. Posterior STEMI."])
+    assert not any(c.hallucinated for c in _on(got, "echo")), got
+
+
+def test_a_withheld_test_whose_result_the_presentation_gives_is_supported():
+    # gast-101 under O withholds the FIT report; the presentation says the stool test came back positive
+    got = _on(_claims("gast-101-advanced-adenoma-fit", [
+        "His FIT was positive, so he needs a colonoscopy. Likely colorectal neoplasia."
+    ], cond="O"), "FIT")
+    assert got and got[0].status == "supported", got
+
+
+def test_naming_a_withheld_test_with_a_result_the_presentation_does_not_give_is_not():
+    got = _on(_claims("gast-101-advanced-adenoma-fit", [
+        "His FIT was negative, so this is haemorrhoidal bleeding."
+    ], cond="O"), "FIT")
+    assert got and got[0].hallucinated, got
