@@ -90,7 +90,23 @@ def _local_window(clause: str, mention: str) -> str:
         return clause
     before = clause[:i].split()[-3:]
     after = clause[i + len(mention):].split()[:4]
+    # the window stops where the next item of a list begins, so "peaked T waves with normal PR and QRS"
+    # and "Low free T4 (7.2) with non-elevated TSH" keep each word with its own item
+    for k in range(len(before) - 1, -1, -1):
+        if before[k].lower() in _ITEM_BREAK or before[k][-1:] in ",;":
+            before = before[k + 1 :]
+            break
+    for k, w in enumerate(after):
+        if w.lower() in _ITEM_BREAK:
+            after = after[:k]
+            break
+        if w[-1:] in ",;":
+            after = [*after[:k], w[:-1]]
+            break
     return " ".join([*before, mention, *after])
+
+
+_ITEM_BREAK = {"with", "and", "but", "or", "plus", "while", "whereas"}
 
 
 # a list item that opens with an article or a number is a finding the statement reports, which ends the

@@ -78,3 +78,26 @@ def test_naming_a_withheld_test_with_a_result_the_presentation_does_not_give_is_
         "His FIT was negative, so this is haemorrhoidal bleeding."
     ], cond="O"), "FIT")
     assert got and got[0].hallucinated, got
+
+
+# ---------------------------------------------------------------- round 37: a qualifier stays with its own item
+@pytest.mark.parametrize(
+    "clause, mention, absent",
+    [
+        ("Peaked T waves with normal QRS", "Peaked T waves", "normal"),
+        ("Free T4 low with normal TSH", "Free T4", "normal"),
+        ("positive EMA, normal total IgA", "EMA", "normal"),
+    ],
+)
+def test_the_qualifier_window_stops_at_the_next_item(clause, mention, absent):
+    from medgym.judges.claim_support import _local_window
+
+    assert absent not in _local_window(clause, mention)
+
+
+def test_a_normal_word_of_the_next_item_does_not_call_the_test_normal():
+    # neph-102's ECG shows peaked T waves
+    got = _on(_claims("neph-102-drug-induced-hyperkalaemia", [
+        "Peaked T waves with normal QRS. Drug-induced hyperkalaemia."
+    ]), "T waves")
+    assert got and not got[0].hallucinated, got
