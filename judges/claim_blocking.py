@@ -45,7 +45,7 @@ _SOURCE_POSSESSIVE = re.compile(
 # a number naming a threshold rather than a patient value ("the 185/110 lysis threshold")
 _THRESHOLD_AFTER = re.compile(
     r"^\s*(?:/\s*\d+(?:\.\d+)?\s*)?(?:[a-z%/·µ]+\s+)?(?:[\w-]+\s+){0,2}?(?:thresholds?|cut-?offs?|triggers?|targets?|"
-    r"ceilings?|limits?)\b",
+    r"ceilings?|limits?|windows?)\b",
     re.I,
 )
 # a value named as another source's ("the outside platelet count of 62", "the external lab's 1100")
@@ -106,7 +106,9 @@ _INLINE_PLAN = re.compile(
     re.I,
 )
 # a deadline of a recommendation: "an angiogram within 24 hours", "repeat it in the next 6 h"
-_DEADLINE_BEFORE = re.compile(r"\b(?:within|in\s+the\s+next|over\s+the\s+next|no\s+later\s+than)\s+(?:about\s+)?$", re.I)
+_DEADLINE_BEFORE = re.compile(
+    r"\b(?:within|inside|in\s+the\s+next|over\s+the\s+next|no\s+later\s+than)\s+(?:about\s+|the\s+)?$", re.I
+)
 # a follow-up interval of the plan: "repeat the venous level in 1–3 months", "review in 2 weeks"
 _SCHEDULE_BEFORE = re.compile(
     r"\b(?:repeat\w*|re-?check\w*|review\w*|follow[\s-]?up|re-?test\w*|re-?imag\w*|re-?assess\w*|again|"
@@ -127,6 +129,32 @@ def _scheduled(text: str, q: Quantity) -> bool:
     if normalize_unit(q.unit) in ("h", "d", "wk", "min") and _DEADLINE_BEFORE.search(text[max(0, q.start - 25) : q.start]):
         return True
     return bool(_SCHEDULE_BEFORE.search(text[max(0, q.start - 90) : q.start]))
+
+
+# the treatment or follow-up a sentence orders: its durations, volumes, rates and strengths are the plan's
+# ("IV fluids 1 L over 4 hours", "Running IVF 250 mL/h", "insulin infusion with 10% glucose", "step down to
+# oral ciprofloxacin, 7 days in total", "re-examine her in 2 h", "high-flow oxygen for six hours")
+_PLAN_CUE = re.compile(
+    r"\b(?:IV\s*fluids?|IVF|fluids|infusion|oxygen|O2|insulin|antibiotics?|course|running|run|bolus|step\s+down|"
+    r"switch|discharge|catheteri[sz]e|re-?examine|re-?check|repeat|chase|plan|then|needs?|start|give|continue)\b",
+    re.I,
+)
+_PLAN_UNITS = frozenset({"h", "d", "wk", "min", "l", "ml", "ml/h", "l/min", "%", "ml/kg", "ml/kg/h"})
+_PLAN_HISTORY = re.compile(r"\b(?:has|had|have|was|were|been|took|ago|since|previous(?:ly)?|already)\b", re.I)
+
+
+def _plan_quantity(text: str, q: Quantity) -> bool:
+    """Whether a duration, volume, rate or concentration is part of the treatment the sentence orders,
+    not a fact about the patient (a history of treatment, "has been on antibiotics for 3 days", stays)."""
+    unit = normalize_unit(q.unit) if q.unit else None
+    after = text[q.end : q.end + 12]
+    if unit not in _PLAN_UNITS and not re.match(r"\s*(?:mL/h|ml/hr|hours?|days?|weeks?|minutes?)\b", after, re.I):
+        return False
+    if re.match(r"[\s\w]{0,12}?\b(?:ago|less|more|fewer|lower|higher|reduction|cut|down|up)\b", after, re.I):
+        return False  # "eight days ago", "~20% less insulin": what happened, not what is ordered
+    lead = text[max(0, q.start - 80) : q.start]
+    lead = re.split(r"[.;:!?]\s", lead)[-1]
+    return bool(_PLAN_CUE.search(lead)) and not _PLAN_HISTORY.search(lead) and not _TAKING_BEFORE.search(lead)
 
 
 # a dose said as what the patient takes or took ("she is on propranolol 40 mg", "has been taking

@@ -50,6 +50,7 @@ from medgym.judges.claim_blocking import (
     _blocked,
     _hedged_reading,
     _ordered_here,
+    _plan_quantity,
     _request_start,
     _scheduled,
     _sub_sentence,
@@ -987,6 +988,8 @@ class ClaimExtractor:
             status, rule = "supported", pct  # "1.8 from 5.9 mg/L, roughly a 70% drop": derived, not invented
         if status == "unsupported" and _scheduled(text, q):
             return None  # "an angiogram within 24 hours", "repeat the level in 1–3 months": the plan's timing
+        if seg.section != "evidence" and (item == "number" or item.startswith("term:")) and _plan_quantity(text, q):
+            return None  # "IV fluids 1 L over 4 hours", "Running IVF 250 mL/h": the treatment ordered
         key = f"num:{item}:{key_value}"
         return Claim(
             id=f"c{nid}",

@@ -101,3 +101,45 @@ def test_a_normal_word_of_the_next_item_does_not_call_the_test_normal():
         "Peaked T waves with normal QRS. Drug-induced hyperkalaemia."
     ]), "T waves")
     assert got and not got[0].hallucinated, got
+
+
+# ---------------------------------------------------------------- round 38: the treatment a sentence orders
+def _q(text: str, number: str):
+    from medgym.text.numbers import find_quantities
+
+    return next(q for q in find_quantities(text) if q.text.startswith(number))
+
+
+@pytest.mark.parametrize(
+    "text, number",
+    [
+        ("Give IV fluids 2 L over 6 hours and catheterise.", "6"),
+        ("Running the infusion at 125 mL/h overnight.", "125"),
+        ("Then oral co-amoxiclav, 10 days in total.", "10"),
+        ("Start 5% dextrose alongside the insulin.", "5"),
+    ],
+)
+def test_a_quantity_of_the_ordered_treatment_is_the_plan(text, number):
+    from medgym.judges.claim_blocking import _plan_quantity
+
+    assert _plan_quantity(text, _q(text, number))
+
+
+@pytest.mark.parametrize(
+    "text, number",
+    [
+        ("He has been on IV antibiotics for 3 days.", "3"),  # a history of treatment
+        ("The infusion was stopped 6 hours ago.", "6"),
+        ("Her insulin needs are 30% lower than last year.", "30"),
+        ("The pain began 6 hours before arrival.", "6"),  # no treatment cue
+    ],
+)
+def test_a_quantity_of_what_happened_is_not_the_plan(text, number):
+    from medgym.judges.claim_blocking import _plan_quantity
+
+    assert not _plan_quantity(text, _q(text, number))
+
+
+def test_a_time_window_is_a_threshold_not_a_claim():
+    got = _claims("neur-101-ischaemic-stroke-m1", ["She is well inside the 4.5 h window. Acute ischaemic stroke."])
+    assert not _on(got, "4.5"), got
