@@ -134,7 +134,12 @@ def _fact_negated_keywords(f: Fact) -> set[str]:
     # and so is a word of the finding's own positive names ("gum bleeding" for a fact whose statement adds
     # "no major bleeding"): naming the finding by its alias never contradicts it
     if not f.negated:
-        own = {w[:7] for n in f.all_names for w in re.findall(r"[a-z]{4,}", n.lower())}
+        # but a one-word alias the statement denies outright ("crackles" for "the lung fields are clear with
+        # no crackles", "proteinuria" for "no protein") is a finding the fact rules out
+        own = {
+            w[:7] for n in f.all_names if n == f.name or len(re.findall(r"[a-z]{4,}", n.lower())) > 1
+            for w in re.findall(r"[a-z]{4,}", n.lower())
+        }
         words -= own
     for w in list(words):
         for m in re.finditer(rf"\b{re.escape(w)}\w*", f.statement, re.I):

@@ -143,3 +143,18 @@ def test_a_quantity_of_what_happened_is_not_the_plan(text, number):
 def test_a_time_window_is_a_threshold_not_a_claim():
     got = _claims("neur-101-ischaemic-stroke-m1", ["She is well inside the 4.5 h window. Acute ischaemic stroke."])
     assert not _on(got, "4.5"), got
+
+
+# ---------------------------------------------------------------- round 39: a one-word alias the statement denies
+@pytest.mark.parametrize(
+    "case, reply, word",
+    [
+        # card-101: "... yet the lung fields are clear with no crackles" (alias "crackles")
+        ("card-101-stemi-inferior", "Fine crackles at both bases. Inferior STEMI.", "crackles"),
+        # neph-101: "The urine dipstick shows trace blood, no protein ..." (alias "proteinuria")
+        ("neph-101-obstructive-aki-retention", "There is proteinuria on the dip. Obstructive AKI.", "proteinuria"),
+    ],
+)
+def test_a_one_word_alias_the_statement_denies_is_contradicted(case, reply, word):
+    got = _on(_claims(case, [reply]), word)
+    assert got and got[0].hallucinated, got
