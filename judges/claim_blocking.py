@@ -246,7 +246,7 @@ def _blocked(
         return "hedged"
     if _MANAGEMENT_CHOICE.search(before) and not numeric:
         return "management choice (what to give or not give), not a patient fact"
-    if GENERIC_RX.search(clause) and not (numeric and _SPECIFIC_VALUE_SUBJECT(text, pos, end, c0, c1)):
+    if GENERIC_RX.search(clause) and not (numeric and _remarks_on_value(text, pos, end, c0, c1)):
         return "general knowledge"
     if MISSING_RX.search(_sub_sentence(text, pos)) or _REQUESTED_BUT_NOT.search(text[pos:]):
         return "states that it is missing or pending"
@@ -273,10 +273,11 @@ _DEFINITE_SUBJECT = re.compile(
 _THAN_EXPECTED = re.compile(r"\bthan\s+(?:I|we|you|one)\s+would\s+(?:\w+\s+)?expect", re.I)
 
 
-def _SPECIFIC_VALUE_SUBJECT(text: str, pos: int, end: int, c0: int, c1: int) -> bool:
+def _remarks_on_value(text: str, pos: int, end: int, c0: int, c1: int) -> bool:
     """Whether the clause's general-knowledge words come after the value and remark on it."""
     clause = text[c0:c1]
-    if _THAN_EXPECTED.search(clause) and _THAN_EXPECTED.search(clause).start() > end - c0:
+    than = _THAN_EXPECTED.search(clause)
+    if than is not None and than.start() > end - c0:
         return True
     m = GENERIC_RX.search(clause)
     return m is not None and m.start() >= end - c0 and bool(_DEFINITE_SUBJECT.search(text[c0:pos]))

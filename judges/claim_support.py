@@ -91,7 +91,7 @@ def _local_window(clause: str, mention: str) -> str:
     before = clause[:i].split()[-3:]
     after = clause[i + len(mention):].split()[:4]
     # the window stops where the next item of a list begins, so "peaked T waves with normal PR and QRS"
-    # and "Low free T4 (7.2) with non-elevated TSH" keep each word with its own item
+    # and "free T4 low with normal TSH" keep each word with its own item
     for k in range(len(before) - 1, -1, -1):
         if before[k].lower() in _ITEM_BREAK or before[k][-1:] in ",;":
             before = before[k + 1 :]
