@@ -45,10 +45,14 @@ _NOT_DISTINCTIVE = {
 }
 
 
-# "repeat urate in 4 weeks", "repeat beta-hCG in 48 h": monitoring booked for later, not a check of the item
+# "repeat urate in 4 weeks", "repeat beta-hCG in 48 h", "repeat lipids 3 months", "repeat urate when the flare
+# settles", "recheck the calcium once she has been off them for a month", "repeat at follow-up": monitoring
+# booked for later, not a check of the item
 _SCHEDULED_AFTER = re.compile(
-    r"^[^.;]{0,40}?\b(?:in|after|at)\s+(?:another\s+)?(?:\d+(?:\s*[–-]\s*\d+)?|a|one|two|three|four|six)\s*"
-    r"(?:h|hrs?|hours?|days?|weeks?|wks?|months?)\b",
+    r"^[^.;]{0,40}?(?:\b(?:in|after|at)\s+(?:another\s+)?(?:\d+(?:\s*[–-]\s*\d+)?|a|one|two|three|four|six)\s*"
+    r"(?:h|hrs?|hours?|days?|weeks?|wks?|months?)\b|\b\d+(?:\s*[–-]\s*\d+)?\s*(?:weeks?|wks?|months?|mo)\b|"
+    r"\b(?:when|once)\s+(?:the|she|he|they|her|his|it|off|on)\b|"
+    r"\bat\s+(?:the\s+)?(?:next\s+)?(?:follow[\s-]?up|clinic|review)\b)",
     re.I,
 )
 

@@ -158,3 +158,28 @@ def test_a_time_window_is_a_threshold_not_a_claim():
 def test_a_one_word_alias_the_statement_denies_is_contradicted(case, reply, word):
     got = _on(_claims(case, [reply]), word)
     assert got and got[0].hallucinated, got
+
+
+# ---------------------------------------------------------------- round 40: monitoring is not a check of the item
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Statin, diet, repeat lipids 3 months.",
+        "Colchicine now; repeat urate when the flare settles.",
+        "Could we recheck the calcium once she has been off them for a month?",
+        "Repeat the ferritin at follow-up.",
+    ],
+)
+def test_a_scheduled_repeat_is_monitoring_not_a_conflict_cue(text):
+    from medgym.judges.contradictions import _cue
+
+    assert _cue(text) is None
+
+
+@pytest.mark.parametrize(
+    "text", ["Please repeat the urate today to confirm it.", "Can we recheck the calcium on a fresh sample?"]
+)
+def test_a_repeat_to_check_the_result_is_still_a_cue(text):
+    from medgym.judges.contradictions import _cue
+
+    assert _cue(text) is not None
