@@ -69,6 +69,7 @@ from medgym.judges.claim_numbers import (
     _TIME_VALUED_FACT,
     _UNIT_DAYS,
     _VITAL_UNITS,
+    _WORD_DURATION,
     _attach,
     _bare_count,
     _celsius,
@@ -193,14 +194,15 @@ _TERM_AS_ADJECTIVE = re.compile(r"^\s*(?:range|threshold|criteria|cut-?off|level
 _T_SHORTHAND = re.compile(
     r"(?:^|[^\w\s]\s*|\b(?:[Vv]itals?|[Oo]bs|with|and|now|today|still)\s+)T(?:max)?\s*[:=]?\s*$"
 )
+
+
 _DURATION_WORD_AFTER = re.compile(r"^\s*-?\s*(?:years?|yrs?|months?|mos?|weeks?|wks?|days?|hours?|hrs?|minutes?|mins?)\b", re.I)
-_DURATION_WORD_END = re.compile(r"\b(?:years?|months?|weeks?|days?|hours?|minutes?)$", re.I)
 
 
 def _is_duration(q: Quantity, after: str) -> bool:
     """A length of time: "5 d", "18 months ago" (the unit word follows) or "eighteen months" (a duration
     written in words carries its unit word in its own text)."""
-    return q.unit in TIME_UNITS or bool(_DURATION_WORD_AFTER.match(after) or _DURATION_WORD_END.search(q.text))
+    return q.unit in TIME_UNITS or bool(_DURATION_WORD_AFTER.match(after) or _WORD_DURATION.fullmatch(q.text))
 
 
 # "46F", "78 M", "27F w/ ...": a note's age and sex (never "46 °F", which find_quantities reads as a unit)
@@ -440,7 +442,9 @@ class ClaimExtractor:
         }
         # the one unvalued fact about fever ("She has had no fever") when no fact holds a measured
         # temperature: a temperature reading is a claim on it
-        temp_valued = any(f.value is not None and normalize_unit(f.unit) in ("°c", "°f") for f in know.case.facts)
+        #: the case's facts that hold a measured temperature ("T 38.1" is a claim on the one of them)
+        self._temp_facts = [f.id for f in know.case.facts if f.value is not None and normalize_unit(f.unit) in ("°c", "°f")]
+        temp_valued = bool(self._temp_facts)
         fever = [f.id for f in know.case.facts if f.value is None and any(
             _FEVER_NAME.fullmatch(n.strip()) for n in f.all_names)]
         self._fever_fact = fever[0] if len(fever) == 1 and not temp_valued else None
@@ -868,9 +872,8 @@ class ClaimExtractor:
     def _temperature_owner(self) -> tuple[str, str]:
         """What a temperature reading is a claim on: the case's one measured temperature, else its
         one fact about fever, else the general term."""
-        owners = [f.id for f in self.know.case.facts if f.value is not None and normalize_unit(f.unit) in ("°c", "°f")]
-        if len(owners) == 1:
-            return owners[0], "fact"
+        if len(self._temp_facts) == 1:
+            return self._temp_facts[0], "fact"
         if self._fever_fact:
             return self._fever_fact, "fact"
         return "term:temperature", "analyte"
@@ -1276,6 +1279,10 @@ class ClaimExtractor:
             self._ctx_qs[text] = qs
         return qs
 
+    def _same_number(self, q: Quantity, source: str) -> list[Quantity]:
+        """The places ``source`` writes q's number (in digits or as a duration in words)."""
+        return [c for c in self._quantities(source) if abs(c.value - q.value) <= 1e-6 * max(1.0, abs(q.value))]
+
     def _unit_clash(self, q: Quantity, source: str) -> bool:
         """Whether every place ``source`` writes q's number gives it a unit of another dimension:
         "6 kg" of weight loss is not supported by "over 6 months", nor "2 mm" of ST elevation by
@@ -1285,7 +1292,7 @@ class ClaimExtractor:
             return False
         if len(q.unit.strip()) < 2:
             return False  # "BP 102 L vs 150 R": a one-letter "unit" is as often a side or a label
-        same = [c for c in self._quantities(source) if abs(c.value - q.value) <= 1e-6 * max(1.0, abs(q.value))]
+        same = self._same_number(q, source)
         if any(
             float(NUMBER_WORDS[m.group(1).lower()]) == q.value and not any(c.start <= m.start() < c.end for c in same)
             for m in NUMBER_WORD_RX.finditer(source)
@@ -1300,7 +1307,7 @@ class ClaimExtractor:
         """Whether the statement writes q's number only as a reference value ("His HbA1c is 45
         mmol/mol; the diabetes threshold is 48"): quoting the threshold as the patient's value is
         a misquote, not a number the statement gives."""
-        same = [c for c in self._quantities(statement) if abs(c.value - q.value) <= 1e-6 * max(1.0, abs(q.value))]
+        same = self._same_number(q, statement)
         return bool(same) and all(
             REFERENCE_CTX_RX.search(statement[max(0, c.start - 30) : c.start]) for c in same
         )
