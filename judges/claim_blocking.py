@@ -172,6 +172,34 @@ _ON_DRUG_BEFORE = re.compile(
     r"\bhad)\s+(?:(?:an?|the|his|her|regular|long-term|daily|oral|some|any)\s+){0,2}$",
     re.I,
 )
+# what says a drug is something the patient takes or took, in the words before it ("is on", "a short
+# course of", "daily", "stopped") or right after it ("ibuprofen for her knees since May", "aspirin use")
+_TAKEN_BEFORE = re.compile(
+    r"\b(?:course|daily|regular|usual|long-term|take|takes|taking|took|taken|uses|using|used|received|receiving|"
+    r"dispensed|prescribed|started|stopped|self-d/c'?d|overdose|allerg\w*|intoleran\w*|reaction|since|ago)\b[^.;:]*$",
+    re.I,
+)
+_TAKEN_AFTER = re.compile(
+    r"^\W{0,3}(?:[\w-]+\s+){0,3}?(?:use|usage|intake|course|daily|since|ago|for\s+(?:the\s+)?(?:past|last|\d|a\s|an\s|several|many|years?|months?|weeks?)|"
+    r"started|stopped|overdose|toxicity|levels?|allergy|tablets?|dispensed|times\s+a\s+day|throughout|was|were|had|has|"
+    r"which\s+(?:she|he)|that\s+(?:she|he))\b",
+    re.I,
+)
+
+
+def _taken_by_patient(text: str, s: int, e: int) -> bool:
+    """Whether the words around a drug name say the patient takes, took or reacted to it. Without such
+    words a drug named outside the evidence is treatment talk ("- Ca gluconate, insulin/D50", "Plan
+    delivery after steroids", "metformin if targets are missed", "no iron deficiency"), not a claim
+    about the patient's history."""
+    c0 = max(text.rfind(".", 0, s), text.rfind(";", 0, s), text.rfind("\n", 0, s), s - 60) + 1
+    before = text[c0:s]
+    return bool(
+        _ON_DRUG_BEFORE.search(before) or _TAKING_BEFORE.search(before) or _TAKEN_BEFORE.search(before)
+        or _TAKEN_AFTER.match(text[e : e + 50])
+    )
+
+
 # prescription wording around a drug name: an order, a dose with a schedule, "should be running"
 _PRESCRIBING = re.compile(
     r"\b(?:give|giving|proceed|administer|load(?:ing)?|hold(?:\s+off)?|withhold|continue|switch(?:\s+to)?|commence|prescribe|"

@@ -54,6 +54,7 @@ from medgym.judges.claim_blocking import (
     _request_start,
     _scheduled,
     _sub_sentence,
+    _taken_by_patient,
 )
 from medgym.judges.claim_numbers import (
     _AGE_AFTER,
@@ -297,13 +298,42 @@ _DIRECT_NEGATION = re.compile(r"\b(?:no|not|without|denies|absence\s+of)\s+(?:[a
 # not know (imaging and biopsy results belong to the case's report facts)
 _DEGREE = r"(?:subtle|small|mild|marked|new|few|several|obvious|definite|clear|bilateral|multiple)\s+"
 _NP = r"(?P<np>[a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2})"
+# an imaging or tissue study the case may not have at all ("CT abd shows peripancreatic stranding", "an
+# abdominal X-ray shows radio-opaque flecks"): when the case has it, its own fact claims the sentence
+_STUDY = (
+    r"(?:film|smear|examination|exam|microscopy|"
+    r"(?P<study>CT|HRCT|MRI|X-?ray|CXR|AXR|radiograph|ultrasound|echocardiogram|biopsy|histology)"
+    r"(?:\s+(?:abd(?:omen)?|chest|head|brain|pelvis|KUB|thorax|spine|neck))?)"
+)
 _REPORTED_FINDING = re.compile(
-    r"\b(?:film|smear|examination|exam|microscopy)\s+"
+    r"\b" + _STUDY + r"\s+"
     r"(?:shows?|showed|reveals?|revealed|demonstrates?|demonstrated)\s+(?:an?\s+|some\s+)?(?:" + _DEGREE + r")*" + _NP
     + r"|\b(?:(?:she|he)\s+(?:also\s+)?(?:has|had)|there\s+(?:is|are|was|were))\s+(?:also\s+)?(?:an?\s+|some\s+)?"
     r"(?:" + _DEGREE + r")+" + _NP.replace("np", "np2"),
     re.I,
 )
+# the same finding placed on a study: "the emphysema on his HRCT", "paint flecks on the abdominal X-ray"
+_FINDING_ON_STUDY = re.compile(
+    r"\b(?P<np>[a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2})\s+(?:on|in)\s+(?:the\s+|his\s+|her\s+|a\s+|today's\s+)?"
+    r"(?:abdominal\s+|plain\s+|chest\s+|repeat\s+)?(?P<study>CT|HRCT|MRI|X-?ray|CXR|AXR|radiograph|ultrasound|"
+    r"echocardiogram|biopsy|histology)\b",
+    re.I,
+)
+# a finding placed on an imaging study by "on": whatever its name, it states the study's result ("the
+# emphysema on his HRCT"); "based on the CT" and "repeat on CT" use or order the study instead
+_FOUND_ON_BEFORE = re.compile(
+    r"\b(?!(?:based|depending|depends|relying|rely|focus|decide|act|comment|wait|waiting|repeat|later|"
+    r"follow-up|up|done|performed|requested|booked|planned|arranged|ordered|pending)\b)[a-z][a-z-]{3,}\s+"
+    r"(?:seen\s+|visible\s+|shown\s+)?on\s+(?:the\s+|her\s+|his\s+|today's\s+)?(?:\w+\s+)?$",
+    re.I,
+)
+# the names a case fact may give the same kind of study
+_STUDY_KIN = {"hrct": ("HRCT", "CT"), "cxr": ("CXR", "X-?ray", "radiograph"), "axr": ("AXR", "X-?ray", "radiograph"),
+              "x-ray": ("X-?ray", "CXR", "AXR", "radiograph"), "xray": ("X-?ray", "CXR", "AXR", "radiograph"),
+              "radiograph": ("radiograph", "X-?ray", "CXR", "AXR"), "ultrasound": ("ultrasound", "USS?", r"sonograph\w*"),
+              "echocardiogram": ("echocardiogram", "echo"), "biopsy": ("biopsy", "histology"),
+              "histology": ("histology", "biopsy")}
+_NEGATING_WORD = re.compile(r"\b(?:no|not|without|nor|never|normal|clear|negative)\b", re.I)
 _NP_STOP = {"over", "on", "in", "at", "of", "with", "and", "or", "the", "both", "her", "his", "which", "that",
             "from", "to", "for", "is", "are", "was", "were", "but", "too", "also", "as", "now", "today", "here",
             "there", "again", "bilaterally", "around", "near", "under", "below", "above", "behind", "across",
@@ -326,6 +356,13 @@ _PATIENT_SAYS = re.compile(
 def _finding_names() -> dict[str, tuple[str, ...]]:
     """Every name of each general finding term (lexicon ``findings``), by term id: the same for every case."""
     return {f"term:{n}": (n, *(aliases or ())) for n, aliases in (lexicon_data().get("findings") or {}).items()}
+
+
+@functools.lru_cache(maxsize=1)
+def _drug_names() -> frozenset[str]:
+    """Every name of the lexicon's drug terms, lower-cased: the same for every case."""
+    names = _finding_names()
+    return frozenset(n.lower() for t in treatment_terms() for n in names.get(t, (t[5:],)))
 
 
 def _attributed(before: str) -> bool:
@@ -415,6 +452,7 @@ class ClaimExtractor:
         self.lex, self.lex_kinds = general_lexicon()
         self._ctx_qs: dict[str, list[Quantity]] = {}
         self._gave_number: set[str] = set()
+        self._studies: dict[str, bool] = {}
         # organ words of examination facts ("thyroid" of "thyroid gland", and the head "gland")
         organ: dict[str, set[str]] = {}
         for f in know.case.facts:
@@ -543,6 +581,8 @@ class ClaimExtractor:
         without its size/degree words."""
         out = []
         for m in _REPORTED_FINDING.finditer(text):
+            if m.group("study") and self._case_has_study(m.group("study")):
+                continue  # "the CT shows ...": the case's own CT fact owns the sentence, however it is named
             grp = "np" if m.group("np") else "np2"
             np_ = m.group(grp)
             words = []
@@ -555,6 +595,18 @@ class ClaimExtractor:
             head = " ".join(words)
             start = m.start(grp)
             out.append((start, start + len(head), head.lower(), m.start()))
+        for m in _FINDING_ON_STUDY.finditer(text):
+            if self._case_has_study(m.group("study")) or _NEGATING_WORD.search(text[max(0, m.start() - 25) : m.end()]):
+                continue
+            words = m.group("np").split()
+            while words and words[0].lower() in _NP_STOP:  # "with the emphysema on his HRCT" -> "emphysema"
+                words = words[1:]
+            rest = [w for w in words if w.lower() not in _NP_STOP]
+            if not words or rest != words or any(w.lower() in _NP_REJECT for w in words):
+                continue
+            head = " ".join(words)
+            start = m.end("np") - len(head)
+            out.append((start, start + len(head), head.lower(), start))
         for c in self.earlier:
             if c.item.startswith("term:") and c.rule.startswith(_REPORTED_RULE) and c.hallucinated:
                 name = c.item[5:]
@@ -563,6 +615,18 @@ class ClaimExtractor:
                 for m in re.finditer(rx, text, re.I):
                     out.append((m.start(), m.end(), name, m.start()))
         return out
+
+    def _case_has_study(self, study: str) -> bool:
+        """Whether a test fact of the case is that kind of study (its names or statement contain the word:
+        "CT head", "transvaginal ultrasound", "renal biopsy"), so a sentence naming it is about that fact."""
+        key = study.lower()
+        if key not in self._studies:
+            rx = re.compile(r"\b(?:" + "|".join(_STUDY_KIN.get(key, (re.escape(study),))) + r")\b", re.I)
+            self._studies[key] = any(
+                f.category in _TEST_CATEGORIES and any(rx.search(n) for n in (*f.all_names, f.statement))
+                for f in self.know.case.facts
+            )
+        return self._studies[key]
 
     def _partial_word_mention(self, text: str, o, s: int, e: int) -> bool:
         """Whether case-fact mention ``o`` is one word inside the longer general term at [s, e)
@@ -1357,6 +1421,8 @@ class ClaimExtractor:
             return None  # "no platelet transfusion", "potassium replacement": the treatment, not the finding
         if is_test and _COMPOUND_AFTER.match(text[e:]):
             return None
+        if is_test and item.startswith("term:") and re.match(r"[\s-]*deficien", text[e : e + 14], re.I):
+            return None  # "no iron deficiency": a condition weighed from the released counts, not a level
         if fact is not None and _SPECIMEN_WORD.fullmatch(text[s:e].strip()) and _OTHER_TEST_AFTER.match(text[e:]):
             return None  # "CSF GluN1 antibodies positive" is another test on that specimen, not the CSF cell count
         c0, c1 = clause_bounds(text, s)
@@ -1373,6 +1439,8 @@ class ClaimExtractor:
             )
             if not positional and fact is not None and _names_a_finding(fact, text[s:e]):
                 positional = True  # "extreme delta brush on EEG": an alias that is a finding of the report
+            if not positional and fact is not None and fact.category == FactCategory.imaging:
+                positional = bool(_FOUND_ON_BEFORE.search(before))  # "the emphysema on his HRCT"
             if not (RESULT_RX.search(clause) or neg or positional or re.search(r"\b(?:no|without)\b", clause, re.I)):
                 return None
 
@@ -1400,6 +1468,10 @@ class ClaimExtractor:
             # when the order is said right at the drug ("Aspirin 300 mg load", "stop trimethoprim"), not a
             # history with a dose ("ramipril started 3 weeks ago and ibuprofen 400 mg tds")
             return None
+        if status != "supported" and seg.section != "evidence" and self._names_drug(item, text[s:e]) and not (
+            _taken_by_patient(text, s, e)
+        ):
+            return None  # "- ASA 300, ticagrelor 180, heparin", "steroids all the more urgent": treatment talk
         polarity = "+" if present else "-"
         if fact is not None:
             # the track key of a case fact is whether the claim agrees with the case's statement, so
@@ -1427,6 +1499,11 @@ class ClaimExtractor:
     def _is_drug(self, item: str) -> bool:
         f = self.know.matcher.facts.get(item)
         return item in treatment_terms() or (f is not None and f.category == FactCategory.medication)
+
+    def _names_drug(self, item: str, said: str) -> bool:
+        """Whether the claim's item is a drug or its words are a drug's name: "metformin" read as the
+        injected letter's previous-diabetes fact still names a drug."""
+        return self._is_drug(item) or said.lower() in _drug_names()
 
     def _prescribed(self, text: str, s: int, item: str) -> bool:
         """A drug named as treatment to give, hold or continue ("Propranolol 40 mg tds and an

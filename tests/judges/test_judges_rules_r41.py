@@ -1,0 +1,100 @@
+"""Regression tests of the session-12 rules (round 41 onward; tuned on sets 1-93 while 94-101 were
+unscored). Written on other cases or wording than the batch text that revealed each rule."""
+
+from __future__ import annotations
+
+import pytest
+from rules_support import judge_replies
+
+from medgym.judges.claim_blocking import _taken_by_patient
+
+
+def _claims(case: str, replies: list[str], cond: str = "baseline"):
+    return judge_replies(case, cond, replies).annotations.claims
+
+
+def _on(claims, text: str):
+    return [c for c in claims if text.lower() in c.span.text.lower()]
+
+
+# ---- round 41: a drug named without words saying the patient takes it is treatment talk
+
+
+@pytest.mark.parametrize(
+    "text, drug, taken",
+    [
+        ("- Calcium gluconate, insulin/dextrose", "insulin", False),
+        ("Plan delivery after steroids.", "steroids", False),
+        ("Start metformin if the sugars stay high.", "metformin", False),
+        ("Heparin per the cath lab.", "Heparin", False),
+        ("She has been taking prednisolone for a year.", "prednisolone", True),
+        ("A short course of steroids after her first cycle.", "steroids", True),
+        ("Ibuprofen three times a day for her knee.", "Ibuprofen", True),
+        ("No NSAID dispensed in the last year.", "NSAID", True),
+        ("He did take the antibiotics as prescribed.", "antibiotics", True),
+        ("Warfarin for AF since 2019.", "Warfarin", True),
+    ],
+)
+def test_words_that_say_a_drug_is_taken(text, drug, taken):
+    s = text.index(drug)
+    assert _taken_by_patient(text, s, s + len(drug)) is taken
+
+
+def test_a_drug_in_an_order_list_is_not_an_invented_history():
+    claims = _claims("neph-102-drug-induced-hyperkalaemia", [
+        "Hyperkalaemia, probably drug-induced.\n- calcium gluconate, insulin and dextrose, salbutamol nebs\n"
+        "- recheck the potassium in two hours",
+    ])
+    assert not [c for c in _on(claims, "insulin") if c.hallucinated], _on(claims, "insulin")
+
+
+def test_a_drug_the_agent_says_the_patient_takes_is_still_a_claim():
+    # nothing released says she takes insulin: saying she does is an invented history
+    claims = _claims("neph-102-drug-induced-hyperkalaemia", [
+        "She has been taking insulin for years, which may matter here. Probable drug-induced hyperkalaemia.",
+    ])
+    got = _on(claims, "insulin")
+    assert got and got[0].hallucinated, got
+
+
+def test_a_denied_deficiency_of_an_analyte_is_not_a_level_claim():
+    claims = _claims("gast-101-advanced-adenoma-fit", [
+        "There is no iron deficiency here. Probable advanced adenoma.",
+    ])
+    assert not _on(claims, "iron"), _on(claims, "iron")
+
+
+# ---- round 41: imaging and tissue results the agent reports
+
+
+def test_a_result_of_a_study_the_case_does_not_have_is_a_reported_finding():
+    # the hyperkalaemia case has no CT at all: the adrenal finding is the agent's invention
+    claims = _claims("neph-102-drug-induced-hyperkalaemia", [
+        "A CT abdomen shows bilateral adrenal hyperplasia. Probable drug-induced hyperkalaemia.",
+    ])
+    got = _on(claims, "adrenal hyperplasia")
+    assert got and got[0].hallucinated, claims
+
+
+def test_a_study_the_case_has_owns_its_sentence():
+    # the heart-failure case has a chest X-ray fact: "the X-ray shows ..." is about that fact, not a new term
+    claims = _claims("card-103-adhf-nsaid", [
+        "The X-ray shows upper lobe diversion. Probable decompensated heart failure.",
+    ])
+    assert not [c for c in claims if c.item.startswith("term:upper")], claims
+
+
+def test_a_finding_placed_on_a_withheld_study_states_its_result():
+    # under D the chest X-ray arrives at turn 2: at turn 1 "the shadowing on her X-ray" invents its result
+    claims = _claims("card-103-adhf-nsaid", [
+        "Given the bat-wing shadowing on her chest X-ray, this is decompensated heart failure.",
+    ], cond="D")
+    got = [c for c in claims if c.item == "cxr"]
+    assert got and got[0].hallucinated, claims
+
+
+def test_using_a_study_is_not_stating_its_result():
+    claims = _claims("card-103-adhf-nsaid", [
+        "I will decide based on the chest X-ray. Probable decompensated heart failure.",
+    ], cond="D")
+    assert not [c for c in claims if c.item == "cxr"], claims
