@@ -358,6 +358,15 @@ def _finding_names() -> dict[str, tuple[str, ...]]:
     return {f"term:{n}": (n, *(aliases or ())) for n, aliases in (lexicon_data().get("findings") or {}).items()}
 
 
+def _spelled_out(fact: Fact | None, clause: str, said: str) -> tuple[str, str]:
+    """The clause and mention with a shorthand name ("TA non-tender", "Cr nl") replaced by the fact's
+    full name that its statement uses, so the statement's wording can be compared with the agent's."""
+    if fact is None or len(said) > 4 or said.lower() in fact.statement.lower():
+        return clause, said
+    full = next((n for n in fact.all_names if n.lower() in fact.statement.lower()), None)
+    return (clause.replace(said, full), full) if full is not None else (clause, said)
+
+
 @functools.lru_cache(maxsize=1)
 def _drug_names() -> frozenset[str]:
     """Every name of the lexicon's drug terms, lower-cased: the same for every case."""
@@ -1446,7 +1455,7 @@ class ClaimExtractor:
 
         present = not neg
         span = Span(turn=tc.index, text=text[s:e], start=seg.start + s, end=seg.start + e)
-        status, rule = self._check_fact(tc, clause, text[s:e], item, kind, present, text)
+        status, rule = self._check_fact(tc, *_spelled_out(fact, clause, text[s:e]), item, kind, present, text)
         if status != "supported" and item.startswith("term:") and _DISEASE_TERM.search(item[5:]) and not (
             _HISTORY_BEFORE.search(text[max(0, s - 40) : s]) or _POSSESSIVE_HISTORY.search(text[max(0, s - 30) : s])
             or _HAS_DISEASE_BEFORE.search(text[max(0, s - 30) : s])
@@ -1481,6 +1490,8 @@ class ClaimExtractor:
                 clause, said = clause.replace(said, fact.name), fact.name
             elif said.lower() in self._canon:
                 clause, said = clause.replace(said, self._canon[said.lower()]), self._canon[said.lower()]
+            else:
+                clause, said = _spelled_out(fact, clause, said)
             conflict = self._qualitative_conflict(fact, clause, present, _local_window(clause, said), said)
             polarity = "x" if conflict else "="
         return Claim(

@@ -558,7 +558,7 @@ RESULT_RX = re.compile(
     r"excluded|within\s+range|in\s+range|patent|confirms|demonstrates|grows|grew|grown|growing|growth|bland|trace|"
     r"susceptible|sensitive|resistant|isolated|"
     # terse chart words: "HCG neg", "MRI clean", "neuro exam non-focal", "CXR NAD", "LFTs WNL"
-    r"neg|pos|clean|nil|NAD|WNL|non-?focal)\b",
+    r"neg|pos|clean|nil|nl|NAD|WNL|non-?focal)\b",
     re.I,
 )
 # finding nouns that state a test's result by position: "CTPA filling defects", "consolidation on the X-ray"
@@ -573,7 +573,7 @@ FINDING_RX = re.compile(
 ELEVATED_RX = re.compile(r"\b(?:elevated|raised|high|increased|markedly|abnormal|deranged|above)\b", re.I)
 LOW_RX = re.compile(r"\b(?:low(?![\s-]grade)|reduced|decreased|below|depressed)\b", re.I)
 NORMAL_RX = re.compile(
-    r"\b(?:normal|unremarkable|bland|within\s+(?:the\s+)?normal|in\s+range|within\s+range|clean|NAD|WNL|non-?focal)\b",
+    r"\b(?:normal|nl|unremarkable|bland|within\s+(?:the\s+)?normal|in\s+range|within\s+range|clean|NAD|WNL|non-?focal)\b",
     re.I,
 )
 REFERENCE_CTX_RX = re.compile(

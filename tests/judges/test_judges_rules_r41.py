@@ -98,3 +98,30 @@ def test_using_a_study_is_not_stating_its_result():
         "I will decide based on the chest X-ray. Probable decompensated heart failure.",
     ], cond="D")
     assert not [c for c in claims if c.item == "cxr"], claims
+
+
+# ---- round 42: chart shorthand ("nl" for normal, "Cr", "TA")
+
+
+def test_nl_calls_a_result_normal():
+    # the creatinine is raised in the obstructive AKI case: "Cr nl" misreads it
+    claims = _claims("neph-101-obstructive-aki-retention", [
+        "Cr nl on the bloods, so I doubt this is renal. Probable urinary retention.",
+    ])
+    got = [c for c in claims if c.item == "creatinine"]
+    assert got and got[0].hallucinated, claims
+
+
+def test_nl_agrees_with_a_normal_result():
+    claims = _claims("neur-102-guillain-barre", ["CK nl, K nl. Probable Guillain-Barre syndrome."])
+    got = [c for c in claims if c.item == "ck"]
+    assert got and not got[0].hallucinated, claims
+
+
+def test_a_shorthand_name_is_compared_with_the_statement_by_its_full_name():
+    # the temporal artery is tender on examination; "R TA non-tender, pulse felt" denies it
+    claims = _claims("rheum-206-giant-cell-arteritis", [
+        "On exam the R TA non-tender, pulse felt. Probable polymyalgia rheumatica.",
+    ])
+    got = [c for c in claims if c.item == "ta_exam"]
+    assert got and got[0].status == "contradicted", claims

@@ -142,6 +142,8 @@ _SHORTHAND: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
         ("oxygen saturation", ("sats", "SpO2")),
         ("pack-years", ("pk-yr", "pack-yr", "pk-yrs")),
         ("lithium", ("Li",)),
+        ("temporal artery", ("TA",)),
+        ("creatinine", ("Cr",)),
     )
 ]
 
