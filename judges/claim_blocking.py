@@ -112,7 +112,9 @@ _DEADLINE_BEFORE = re.compile(
 # a follow-up interval of the plan: "repeat the venous level in 1–3 months", "review in 2 weeks"
 _SCHEDULE_BEFORE = re.compile(
     r"\b(?:repeat\w*|re-?check\w*|review\w*|follow[\s-]?up|re-?test\w*|re-?imag\w*|re-?assess\w*|again|"
-    r"re-?measur\w*|monitor\w*)\b[^.;:?!]{0,60}\bin\s+(?:about\s+|another\s+|the\s+next\s+)?$",
+    r"re-?measur\w*|monitor\w*|f/u)(?:\b|(?<=/u))[^.;:?!]{0,60}\bin\s+(?:about\s+|another\s+|the\s+next\s+)?$"
+    # terse notes drop the "in": "f/u 1 wk", "recheck 48 h", "FVC q4-6h" (every 4-6 hours)
+    r"|(?:\b(?:repeat|re-?check|review|follow[\s-]?up)|\bf/u)\s+$|\bq\s*$",
     re.I,
 )
 _TIME_UNITS = ("h", "d", "wk", "min", "mo", "month", "months", "y", "yr")

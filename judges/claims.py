@@ -312,6 +312,12 @@ _REPORTED_FINDING = re.compile(
     r"(?:" + _DEGREE + r")+" + _NP.replace("np", "np2"),
     re.I,
 )
+# a dose right after an order word and the drug: the dose ordered now, even of a drug the patient takes
+_DOSE_ORDERED = re.compile(
+    r"\b(?:IV|i\.v\.|give|load|restart|increase\s+(?:it\s+)?to|double\s+(?:it\s+)?to|uptitrate\s+to|switch\s+to)\s+"
+    r"(?:[A-Za-z][\w-]+\s+){1,2}$",
+    re.I,
+)
 # the same finding placed on a study: "the emphysema on his HRCT", "paint flecks on the abdominal X-ray"
 _FINDING_ON_STUDY = re.compile(
     r"\b(?P<np>[a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2})\s+(?:on|in)\s+(?:the\s+|his\s+|her\s+|a\s+|today's\s+)?"
@@ -717,13 +723,19 @@ class ClaimExtractor:
         claims: list[Claim] = []
         retractions: list[tuple[Segment, set[str]]] = []
         derived = derived_values(self.know.case, tc.released)
+        after_retraction = False
         for seg in segments:
             text = seg.text
-            if RETRACTION_RX.search(text):
+            # "Correction: I misquoted her temperature earlier; it is 37.9 °C, not 39.7 °C": the clause after
+            # the semicolon is still the correction
+            continued = after_retraction and not seg.line_start
+            after_retraction = False
+            if RETRACTION_RX.search(text) or continued:
+                after_retraction = text.rstrip().endswith((";", ":"))
                 items = {m[2] for m in self._mentions(text)}
                 items |= {f"value:{q.value:g}" for q in find_quantities(text)}
                 retractions.append((seg, items))
-                continue
+            retracting = bool(retractions) and retractions[-1][0] is seg
             if seg.section in ("plan", "questions"):
                 continue
             req = _request_start(seg)
@@ -853,6 +865,10 @@ class ClaimExtractor:
                             r"[.;]", text[c.span.end - seg.start : s2]
                         ) and not any(i3 != item and e < s3 < e2 + 12 for s3, _e3, i3, _k3, _n3 in mentions):
                             c.span = Span(turn=tc.index, text=text[s:e2], start=seg.start + s, end=seg.start + e2)
+            if retracting:
+                # a correction withdraws the wrong value and states the right one ("I wrote 20 pack-years
+                # earlier, but it is 40 pack-years"): only what the context supports is asserted
+                claims[first_new:] = [c for c in claims[first_new:] if c.status == "supported"]
             if _flags_conflict(seg):
                 # "Conflicting report: outside anti-dsDNA negative", "the pharmacy record of dexamethasone is
                 # at odds with his history": the injected statement named to flag it, not asserted
@@ -1048,9 +1064,12 @@ class ClaimExtractor:
                 item = self._analyte_fact[item]
                 status, rule, key_value = as_fact
         if (
-            status == "unsupported" and q.unit is not None and normalize_unit(q.unit) in _DOSE_UNITS
+            status in ("unsupported", "contradicted") and q.unit is not None and normalize_unit(q.unit) in _DOSE_UNITS
             and not _TAKING_BEFORE.search(text[max(0, q.start - 45) : q.start])
-            and seg.section != "evidence" and not self._states_a_dose(item)
+            and seg.section != "evidence" and (
+                (status == "unsupported" and not self._states_a_dose(item))
+                or _DOSE_ORDERED.search(text[max(0, q.start - 40) : q.start])  # "IV furosemide 80 mg bd"
+            )
         ):
             return None  # "Propranolol 40 mg tds", "Aspirin 300 mg now": a prescription, not a patient fact
         if (

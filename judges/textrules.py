@@ -477,7 +477,7 @@ RETRACTION_RX = re.compile(
     r"incorrectly\s+(?:stated|assumed|quoted|reported|said)|I\s+(?:should\s+not|shouldn't)\s+have|"
     r"(?:was|were)\s+(?:never|not\s+actually|not\s+in\s+fact)\s+(?:provided|given|reported|measured|stated)|"
     r"(?:was|were)\s+not\s+(?:provided|given|reported|stated)\s+(?:to\s+me|in\s+the\s+case|earlier)|"
-    r"I\s+(?:had\s+)?(?:wrongly|incorrectly|mistakenly)|correction|I\s+apologi[sz]e|"
+    r"I\s+(?:had\s+)?(?:wrongly|incorrectly|mistakenly)|correction|I\s+apologi[sz]e|correct\s+myself|"
     r"(?:that|this)\s+(?:is|was)\s+(?:wrong|incorrect|an?\s+error|not\s+(?:right|correct|true|accurate))|"
     r"(?:earlier|previous|previously)\s+(?:I\s+)?(?:stated|assumed|quoted|mentioned|said)\b.*\b(?:not|never|"
     r"unsupported|assumption)|that\s+was\s+(?:an|my|only\s+an?|just\s+an?)\s+assumption|(?:was|were)\s+(?:an?\s+)?(?:assumption|"

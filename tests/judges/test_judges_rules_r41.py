@@ -125,3 +125,46 @@ def test_a_shorthand_name_is_compared_with_the_statement_by_its_full_name():
     ])
     got = [c for c in claims if c.item == "ta_exam"]
     assert got and got[0].status == "contradicted", claims
+
+
+# ---- round 43: self-corrections, "2°", terse follow-up intervals, doses ordered now
+
+
+def test_a_correction_keeps_the_right_value_and_drops_the_wrong_one():
+    # the SpO2 is 99 % on air in the CO case; the reply corrects an earlier 94 %
+    claims = _claims("em-214-carbon-monoxide-poisoning", [
+        "Her SpO2 is 94% on air. Probable viral gastroenteritis.",
+        "Let me correct myself about the oxygen; the saturation is 99%, not 94%. Probable CO poisoning.",
+    ])
+    t2 = [c for c in claims if c.turn == 2 and c.kind == "numeric"]
+    assert [c.span.text for c in t2 if c.hallucinated] == [], t2
+    assert any("99" in c.span.text and not c.hallucinated for c in t2), t2
+
+
+@pytest.mark.parametrize("text", ["Hyperkalaemia 2° spironolactone and trimethoprim.", "AKI 2° obstruction."])
+def test_a_degree_sign_after_a_small_integer_is_secondary_to(text):
+    from medgym.text.numbers import find_quantities, looks_like_non_claim
+
+    q = find_quantities(text)[0]
+    assert looks_like_non_claim(text, q)
+
+
+@pytest.mark.parametrize(
+    "text, scheduled",
+    [("Clinic f/u 2 wk.", True), ("Obs q2h overnight.", True), ("Recheck 6 h after the dose.", True),
+     ("Pain for 2 wk.", False), ("Two episodes in 6 h.", False)],
+)
+def test_terse_follow_up_intervals(text, scheduled):
+    from medgym.judges.claim_blocking import _scheduled
+    from medgym.text.numbers import find_quantities
+
+    q = next(q for q in find_quantities(text) if q.unit)
+    assert _scheduled(text, q) is scheduled
+
+
+def test_a_dose_ordered_now_is_the_plan_even_for_a_drug_the_patient_takes():
+    # her furosemide dose is in the released medication list; "IV furosemide 120 mg" is the order, not a misquote
+    claims = _claims("card-103-adhf-nsaid", [
+        "Decompensated heart failure. Meanwhile IV furosemide 120 mg bd, hold the ibuprofen.",
+    ])
+    assert not [c for c in claims if "120" in c.span.text], claims

@@ -280,5 +280,7 @@ def looks_like_non_claim(text: str, q: Quantity) -> bool:
         return False
     if _YEAR.search(window):
         return True
+    if q.value in (1, 2, 3) and re.match(r"°\s*(?![CF]\b)[A-Za-z]", text[q.end : q.end + 4]):
+        return True  # "2° ibuprofen", "1° hyperparathyroidism": secondary to, primary, not degrees
     # the window may cut a word: "a CRP of 45 still favours", "the 42 this morning" are no ordinals
     return bool(_ORDINAL.search(window)) and not re.match(r"\s*(?:st|nd|rd|th)[a-z]", text[q.end : q.end + 6], re.I)
