@@ -296,7 +296,10 @@ _DIRECT_NEGATION = re.compile(r"\b(?:no|not|without|denies|absence\s+of)\s+(?:[a
 
 # a finding asserted as a bedside sign or a film/microscopy result, named by words the case and the lexicon do
 # not know (imaging and biopsy results belong to the case's report facts)
-_DEGREE = r"(?:subtle|small|mild|marked|new|few|several|obvious|definite|clear|bilateral|multiple)\s+"
+_DEGREE = (
+    r"(?:subtle|small|mild|marked|new|few|several|obvious|definite|clear|bilateral|multiple|brief|transient|"
+    r"intermittent|occasional|episodic|recurrent)\s+"
+)
 _NP = r"(?P<np>[a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2})"
 # an imaging or tissue study the case may not have at all ("CT abd shows peripancreatic stranding", "an
 # abdominal X-ray shows radio-opaque flecks"): when the case has it, its own fact claims the sentence
@@ -309,7 +312,13 @@ _REPORTED_FINDING = re.compile(
     r"\b" + _STUDY + r"\s+"
     r"(?:shows?|showed|reveals?|revealed|demonstrates?|demonstrated)\s+(?:an?\s+|some\s+)?(?:" + _DEGREE + r")*" + _NP
     + r"|\b(?:(?:she|he)\s+(?:also\s+)?(?:has|had)|there\s+(?:is|are|was|were))\s+(?:also\s+)?(?:an?\s+|some\s+)?"
-    r"(?:" + _DEGREE + r")+" + _NP.replace("np", "np2"),
+    r"(?:" + _DEGREE + r")+" + _NP.replace("np", "np2")
+    # an addition the agent makes to the history or examination: "she also has scrotal erythema", "he has
+    # also had brief blurring of vision"
+    + r"|\b(?:she|he)\s+(?:also\s+|now\s+|additionally\s+)(?:has|had)\s+(?:also\s+)?(?:had\s+|developed\s+|noticed\s+)?"
+    r"(?:an?\s+|some\s+)?(?:" + _DEGREE + r")*" + _NP.replace("np", "np3")
+    + r"|\b(?:she|he)\s+(?:has|had)\s+also\s+(?:had\s+|developed\s+|noticed\s+)?(?:an?\s+|some\s+)?(?:" + _DEGREE + r")*"
+    + _NP.replace("np", "np4"),
     re.I,
 )
 # a dose right after an order word and the drug: the dose ordered now, even of a drug the patient takes
@@ -343,10 +352,13 @@ _NEGATING_WORD = re.compile(r"\b(?:no|not|without|nor|never|normal|clear|negativ
 _NP_STOP = {"over", "on", "in", "at", "of", "with", "and", "or", "the", "both", "her", "his", "which", "that",
             "from", "to", "for", "is", "are", "was", "were", "but", "too", "also", "as", "now", "today", "here",
             "there", "again", "bilaterally", "around", "near", "under", "below", "above", "behind", "across",
-            "along", "within", "without", "after", "before", "since", "during", "by", "into", "onto"}
+            "along", "within", "without", "after", "before", "since", "during", "by", "into", "onto", "this", "these",
+            "those", "last", "yesterday", "overnight", "recently"}
 _NP_REJECT = {"risk", "chance", "possibility", "change", "improvement", "amount", "number", "dose", "increase",
               "decrease", "rise", "fall", "delay", "doubt", "concern", "need", "reason", "difference", "normal",
               "nothing", "abnormality", "abnormalities"}
+_NP_VERB = {"been", "admitted", "said", "told", "taken", "used", "stopped", "started", "given", "received", "to",
+            "gone", "got", "become", "seen", "done", "tried", "felt", "found"}
 _REPORTED_RULE = "reported finding"
 # "he also reports blurred vision", "she describes night-time wheeze": the patient's own account, asserted
 # by the agent as a history finding. _REPORTED_BEFORE reads "reports"/"describes" as a document or a third
@@ -598,8 +610,10 @@ class ClaimExtractor:
         for m in _REPORTED_FINDING.finditer(text):
             if m.group("study") and self._case_has_study(m.group("study")):
                 continue  # "the CT shows ...": the case's own CT fact owns the sentence, however it is named
-            grp = "np" if m.group("np") else "np2"
+            grp = next(g for g in ("np", "np2", "np3", "np4") if m.group(g))
             np_ = m.group(grp)
+            if np_.split()[0].lower() in _NP_VERB:
+                continue  # "he has also been taking ibuprofen", "she had admitted it": not a finding
             words = []
             for w in np_.split():  # the noun phrase ends at its first function word ("tophi over both elbows")
                 if w.lower() in _NP_STOP:

@@ -168,3 +168,31 @@ def test_a_dose_ordered_now_is_the_plan_even_for_a_drug_the_patient_takes():
         "Decompensated heart failure. Meanwhile IV furosemide 120 mg bd, hold the ibuprofen.",
     ])
     assert not [c for c in claims if "120" in c.span.text], claims
+
+
+# ---- round 44: a finding the agent adds to the history or examination ("he also has ...")
+
+
+def test_an_added_finding_the_case_never_mentions_is_a_claim():
+    claims = _claims("uro-219-testicular-torsion", [
+        "He also has a hydrocele on the left side. Probable testicular torsion.",
+    ])
+    got = [c for c in claims if c.item.startswith("term:") and c.hallucinated]
+    assert got, claims
+
+
+def test_an_added_finding_is_followed_by_its_head_word_in_later_turns():
+    claims = _claims("rheum-206-giant-cell-arteritis", [
+        "She has also had transient flashing lights this week. Probable giant cell arteritis.",
+        "The flashing lights make this urgent. Probable giant cell arteritis.",
+    ])
+    t1 = [c.item for c in claims if c.turn == 1 and c.item.startswith("term:") and c.hallucinated]
+    t2 = [c.item for c in claims if c.turn == 2 and c.item.startswith("term:") and c.hallucinated]
+    assert t1 == ["term:flashing lights"] and t2 == t1, claims
+
+
+def test_an_added_drug_history_is_not_a_finding():
+    claims = _claims("card-103-adhf-nsaid", [
+        "She has also been taking her furosemide as prescribed. Probable decompensated heart failure.",
+    ])
+    assert not [c for c in claims if c.item.startswith("term:been")], claims
