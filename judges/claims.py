@@ -586,6 +586,11 @@ class ClaimExtractor:
                     out.append((s, e, tid, self.lex_kinds[tid], mention_negated(text, s, e)))
                 break
         for s, e, name, s0 in self._reported_findings(text):
+            if s0 < 0:
+                # an earlier turn's invented finding named again ("the bruise" -> "bruising"): the same claim
+                # even where a general term of the lexicon also names it
+                s0 = s
+                out = [o for o in out if not (o[0] < e and s < o[1] and o[3] == "finding")]
             # the result of a test the case knows ("the biopsy shows class IV disease") is that fact's claim
             if not any(a < e and s0 < b for a, b in taken) and not any(a < e and s0 < b for a, b, *_ in out):
                 out.append((s, e, f"term:{name}", "reported", False))
@@ -604,8 +609,8 @@ class ClaimExtractor:
         """Findings named by no case fact and no lexicon term but asserted as a result or a sign:
         "the film shows target cells", "examination reveals a subtle pronator drift", "she also has
         small tophi over both elbows", and the same finding named again in a later turn after an earlier
-        turn invented it. (start, end, name, start of the whole assertion): the name is the noun phrase
-        without its size/degree words."""
+        turn invented it. (start, end, name, start of the whole assertion, or -1 for a finding named
+        again): the name is the noun phrase without its size/degree words."""
         out = []
         for m in _REPORTED_FINDING.finditer(text):
             if m.group("study") and self._case_has_study(m.group("study")):
@@ -642,7 +647,7 @@ class ClaimExtractor:
                 stems = [_stem(w) for w in name.split()[-2:]]  # "left pronator drift" -> "the pronator drift"
                 rx = r"\b" + r"\w*[\s-]+(?:\w+[\s-]+)?".join(re.escape(st) for st in stems) + r"\w*"
                 for m in re.finditer(rx, text, re.I):
-                    out.append((m.start(), m.end(), name, m.start()))
+                    out.append((m.start(), m.end(), name, -1))  # -1: named again (see _mentions)
         return out
 
     def _case_has_study(self, study: str) -> bool:

@@ -196,3 +196,12 @@ def test_an_added_drug_history_is_not_a_finding():
         "She has also been taking her furosemide as prescribed. Probable decompensated heart failure.",
     ])
     assert not [c for c in claims if c.item.startswith("term:been")], claims
+
+
+def test_an_added_finding_named_again_by_a_lexicon_word_keeps_its_track():
+    claims = _claims("neph-101-obstructive-aki-retention", [
+        "He also has a bruise on the left flank from a fall. Probable urinary retention.",
+        "The bruising does not change the picture. Probable urinary retention.",
+    ])
+    items = {c.turn: c.item for c in claims if c.hallucinated and c.item.startswith("term:bruis")}
+    assert items == {1: "term:bruise", 2: "term:bruise"}, claims
