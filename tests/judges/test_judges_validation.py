@@ -83,8 +83,8 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
     "51", "52", "53", "54", "55", "56", "57", "58", "59", "60",
     "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77",
     "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89",
-    "90", "91", "92", "93"))]
-TUNING_FLOORS = {"initiation": 0.83, "propagation": 0.69, "interaction": 0.80}
+    "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101"))]
+TUNING_FLOORS = {"initiation": 0.84, "propagation": 0.71, "interaction": 0.82}
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +95,7 @@ def tuning_items():
 def test_reference_judge_agreement_on_the_tuning_sets(tuning_items):
     judge = get_judge("reference")
     results = [judge.judge(i.trajectory) for i in tuning_items]
-    assert len(tuning_items) >= 1685 and all(r.status == "ok" for r in results)
+    assert len(tuning_items) >= 1813 and all(r.status == "ok" for r in results)
     rep = agreement(tuning_items, results)
     low = {
         n: r["macro_f1"] for n, r in rep["nodes"].items()
@@ -103,7 +103,7 @@ def test_reference_judge_agreement_on_the_tuning_sets(tuning_items):
     }
     assert not low, low
     for m, row in rep["metrics"].items():
-        assert row["mae"] is None or row["mae"] <= 0.25, (m, row)  # CIHGR, the weakest, is at 0.19
+        assert row["mae"] is None or row["mae"] <= 0.25, (m, row)  # CIHGR, the weakest, is at 0.15
 
 
 def test_llm_judge_reproduces_label_metrics_from_ideal_annotations(items):
