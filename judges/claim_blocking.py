@@ -112,7 +112,7 @@ _DEADLINE_BEFORE = re.compile(
 # a follow-up interval of the plan: "repeat the venous level in 1–3 months", "review in 2 weeks"
 _SCHEDULE_BEFORE = re.compile(
     r"\b(?:repeat\w*|re-?check\w*|review\w*|follow[\s-]?up|re-?test\w*|re-?imag\w*|re-?assess\w*|again|"
-    r"re-?measur\w*|monitor\w*|f/u)(?:\b|(?<=/u))[^.;:?!]{0,60}\bin\s+(?:about\s+|another\s+|the\s+next\s+)?$"
+    r"re-?measur\w*|monitor\w*|f/u)\b[^.;:?!]{0,60}\bin\s+(?:about\s+|another\s+|the\s+next\s+)?$"
     # terse notes drop the "in": "f/u 1 wk", "recheck 48 h", "FVC q4-6h" (every 4-6 hours)
     r"|(?:\b(?:repeat|re-?check|review|follow[\s-]?up)|\bf/u)\s+$|\bq\s*$",
     re.I,
@@ -192,8 +192,8 @@ _TAKEN_AFTER = re.compile(
 def _taken_by_patient(text: str, s: int, e: int) -> bool:
     """Whether the words around a drug name say the patient takes, took or reacted to it. Without such
     words a drug named outside the evidence is treatment talk ("- Ca gluconate, insulin/D50", "Plan
-    delivery after steroids", "metformin if targets are missed", "no iron deficiency"), not a claim
-    about the patient's history."""
+    delivery after steroids", "metformin if targets are missed"), not a claim about the patient's
+    history."""
     c0 = max(text.rfind(".", 0, s), text.rfind(";", 0, s), text.rfind("\n", 0, s), s - 60) + 1
     before = text[c0:s]
     return bool(

@@ -747,14 +747,12 @@ class ClaimExtractor:
             text = seg.text
             # "Correction: I misquoted her temperature earlier; it is 37.9 °C, not 39.7 °C": the clause after
             # the semicolon is still the correction
-            continued = after_retraction and not seg.line_start
-            after_retraction = False
-            if RETRACTION_RX.search(text) or continued:
-                after_retraction = text.rstrip().endswith((";", ":"))
+            retracting = bool(RETRACTION_RX.search(text)) or (after_retraction and not seg.line_start)
+            after_retraction = retracting and text.rstrip().endswith((";", ":"))
+            if retracting:
                 items = {m[2] for m in self._mentions(text)}
                 items |= {f"value:{q.value:g}" for q in find_quantities(text)}
                 retractions.append((seg, items))
-            retracting = bool(retractions) and retractions[-1][0] is seg
             if seg.section in ("plan", "questions"):
                 continue
             req = _request_start(seg)

@@ -31,6 +31,16 @@ def judge_replies(case_id: str, condition: str, replies: list[str], seed: int = 
     return get_judge("reference", raise_errors=True).judge(play(case_id, condition, replies, seed))
 
 
+def claims_of(case_id: str, replies: list[str], cond: str = "baseline"):
+    """The reference judge's claims on ``replies`` played through (case, condition, seed 0)."""
+    return judge_replies(case_id, cond, replies).annotations.claims
+
+
+def claims_on(claims, text: str):
+    """The claims whose span contains ``text`` (case-insensitive)."""
+    return [c for c in claims if text.lower() in c.span.text.lower()]
+
+
 @functools.cache
 def case_knowledge(case_id: str) -> CaseKnowledge:
     return knowledge_for(default_bank().get(case_id))

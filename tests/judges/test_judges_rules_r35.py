@@ -5,19 +5,13 @@ or wording than the batch text that revealed each rule."""
 from __future__ import annotations
 
 import pytest
-from rules_support import blocked_at, judge_replies
+from rules_support import blocked_at
+from rules_support import claims_of as _claims
+from rules_support import claims_on as _on
 
 from medgym.judges.claim_tracks import follow_invented_values
 from medgym.judges.results import Claim, Retraction, Span
 from medgym.text.fact_matcher import shorthand_variants
-
-
-def _claims(case: str, replies: list[str], cond: str = "baseline"):
-    return judge_replies(case, cond, replies).annotations.claims
-
-
-def _on(claims, text: str):
-    return [c for c in claims if text.lower() in c.span.text.lower()]
 
 
 # ---------------------------------------------------------------- one track per invented value

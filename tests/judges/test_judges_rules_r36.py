@@ -5,19 +5,12 @@ Written on other cases or wording than the batch text that revealed each rule.""
 from __future__ import annotations
 
 import pytest
-from rules_support import judge_replies
+from rules_support import claims_of as _claims
+from rules_support import claims_on as _on
 
 from medgym.judges.claim_support import _fact_negated_keywords
 from medgym.judges.textrules import mention_negated
 from medgym.knowledge_base.case_bank import default_bank
-
-
-def _claims(case: str, replies: list[str], cond: str = "baseline"):
-    return judge_replies(case, cond, replies).annotations.claims
-
-
-def _on(claims, text: str):
-    return [c for c in claims if text.lower() in c.span.text.lower()]
 
 
 @pytest.mark.parametrize(

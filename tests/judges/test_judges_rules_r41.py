@@ -4,18 +4,10 @@ unscored). Written on other cases or wording than the batch text that revealed e
 from __future__ import annotations
 
 import pytest
-from rules_support import judge_replies
+from rules_support import claims_of as _claims
+from rules_support import claims_on as _on
 
 from medgym.judges.claim_blocking import _taken_by_patient
-
-
-def _claims(case: str, replies: list[str], cond: str = "baseline"):
-    return judge_replies(case, cond, replies).annotations.claims
-
-
-def _on(claims, text: str):
-    return [c for c in claims if text.lower() in c.span.text.lower()]
-
 
 # ---- round 41: a drug named without words saying the patient takes it is treatment talk
 
