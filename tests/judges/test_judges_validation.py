@@ -84,7 +84,9 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
     "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77",
     "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89",
     "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101"))]
-TUNING_FLOORS = {"initiation": 0.84, "propagation": 0.71, "interaction": 0.82}
+# diagnosis update: its union macro-F1 counts the "no diagnosis" / "outside name" classes, which the labels of
+# 94-101 never use (F1 0 by construction); the classes the labels do use average 0.89-0.96 on every fresh set
+TUNING_FLOORS = {"initiation": 0.84, "propagation": 0.71, "interaction": 0.82, "diagnosis_update": 0.84}
 
 
 @pytest.fixture(scope="module")
