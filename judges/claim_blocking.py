@@ -174,11 +174,11 @@ _ON_DRUG_BEFORE = re.compile(
     r"\bhad)\s+(?:(?:an?|the|his|her|regular|long-term|daily|oral|some|any)\s+){0,2}$",
     re.I,
 )
-# what says a drug is something the patient takes or took, in the words before it ("is on", "a short
-# course of", "daily", "stopped") or right after it ("ibuprofen for her knees since May", "aspirin use")
+# what says a drug is something the patient takes or took, besides _ON_DRUG_BEFORE and _TAKING_BEFORE, in
+# the words before it ("a short course of", "daily", "stopped") or right after it ("ibuprofen for her knees since May", "aspirin use")
 _TAKEN_BEFORE = re.compile(
-    r"\b(?:course|daily|regular|usual|long-term|take|takes|taking|took|taken|uses|using|used|received|receiving|"
-    r"dispensed|prescribed|started|stopped|self-d/c'?d|overdose|allerg\w*|intoleran\w*|reaction|since|ago)\b[^.;:]*$",
+    r"\b(?:course|daily|regular|usual|long-term|take|prescribed|started|stopped|self-d/c'?d|overdose|allerg\w*|"
+    r"intoleran\w*|reaction|since|ago)\b[^.;:]*$",
     re.I,
 )
 _TAKEN_AFTER = re.compile(
@@ -400,6 +400,12 @@ _ORDER_BEFORE = re.compile(
 _ORDER_AFTER = re.compile(
     r"^\s*(?:\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|units)\s+)?(?:load(?:ing)?(?:\s+dose)?|stat|now|nocte|mane|"
     r"(?:should|must|can|will)\s+(?:be\s+)?(?:given|started|held|stopped|continued|running))\b",
+    re.I,
+)
+# a dose right after an order word and the drug: the dose ordered now, even of a drug the patient takes
+_DOSE_ORDERED = re.compile(
+    r"\b(?:IV|i\.v\.|give|load|restart|increase\s+(?:it\s+)?to|double\s+(?:it\s+)?to|uptitrate\s+to|switch\s+to)\s+"
+    r"(?:[A-Za-z][\w-]+\s+){1,2}$",
     re.I,
 )
 _HISTORY_NEAR = re.compile(r"\b(?:ago|since|started|began|was\s+on|has\s+been|for\s+\d+\s+(?:years?|months?|weeks?))\b", re.I)

@@ -38,6 +38,7 @@ from medgym.envs.compiler import has_final_diagnosis
 from medgym.judges.claim_blocking import (
     _CAUSE_OF,
     _DEADLINE_BEFORE,
+    _DOSE_ORDERED,
     _DOSE_UNITS,
     _INLINE_PLAN,
     _ON_DRUG_BEFORE,
@@ -303,9 +304,10 @@ _DEGREE = (
 _NP = r"(?P<np>[a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2})"
 # an imaging or tissue study the case may not have at all ("CT abd shows peripancreatic stranding", "an
 # abdominal X-ray shows radio-opaque flecks"): when the case has it, its own fact claims the sentence
+_MODALITY = r"CT|HRCT|MRI|X-?ray|CXR|AXR|radiograph|ultrasound|echocardiogram|biopsy|histology"
 _STUDY = (
     r"(?:film|smear|examination|exam|microscopy|"
-    r"(?P<study>CT|HRCT|MRI|X-?ray|CXR|AXR|radiograph|ultrasound|echocardiogram|biopsy|histology)"
+    r"(?P<study>" + _MODALITY + r")"
     r"(?:\s+(?:abd(?:omen)?|chest|head|brain|pelvis|KUB|thorax|spine|neck))?)"
 )
 _REPORTED_FINDING = re.compile(
@@ -321,17 +323,10 @@ _REPORTED_FINDING = re.compile(
     + _NP.replace("np", "np4"),
     re.I,
 )
-# a dose right after an order word and the drug: the dose ordered now, even of a drug the patient takes
-_DOSE_ORDERED = re.compile(
-    r"\b(?:IV|i\.v\.|give|load|restart|increase\s+(?:it\s+)?to|double\s+(?:it\s+)?to|uptitrate\s+to|switch\s+to)\s+"
-    r"(?:[A-Za-z][\w-]+\s+){1,2}$",
-    re.I,
-)
 # the same finding placed on a study: "the emphysema on his HRCT", "paint flecks on the abdominal X-ray"
 _FINDING_ON_STUDY = re.compile(
     r"\b(?P<np>[a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2})\s+(?:on|in)\s+(?:the\s+|his\s+|her\s+|a\s+|today's\s+)?"
-    r"(?:abdominal\s+|plain\s+|chest\s+|repeat\s+)?(?P<study>CT|HRCT|MRI|X-?ray|CXR|AXR|radiograph|ultrasound|"
-    r"echocardiogram|biopsy|histology)\b",
+    r"(?:abdominal\s+|plain\s+|chest\s+|repeat\s+)?(?P<study>" + _MODALITY + r")\b",
     re.I,
 )
 # a finding placed on an imaging study by "on": whatever its name, it states the study's result ("the
@@ -1491,7 +1486,8 @@ class ClaimExtractor:
 
         present = not neg
         span = Span(turn=tc.index, text=text[s:e], start=seg.start + s, end=seg.start + e)
-        status, rule = self._check_fact(tc, *_spelled_out(fact, clause, text[s:e]), item, kind, present, text)
+        spelled = _spelled_out(fact, clause, text[s:e])
+        status, rule = self._check_fact(tc, *spelled, item, kind, present, text)
         if status != "supported" and item.startswith("term:") and _DISEASE_TERM.search(item[5:]) and not (
             _HISTORY_BEFORE.search(text[max(0, s - 40) : s]) or _POSSESSIVE_HISTORY.search(text[max(0, s - 30) : s])
             or _HAS_DISEASE_BEFORE.search(text[max(0, s - 30) : s])
@@ -1527,7 +1523,7 @@ class ClaimExtractor:
             elif said.lower() in self._canon:
                 clause, said = clause.replace(said, self._canon[said.lower()]), self._canon[said.lower()]
             else:
-                clause, said = _spelled_out(fact, clause, said)
+                clause, said = spelled
             conflict = self._qualitative_conflict(fact, clause, present, _local_window(clause, said), said)
             polarity = "x" if conflict else "="
         return Claim(
