@@ -145,7 +145,7 @@ _SERIAL = re.compile(
 # Investigations a question can ask for; one that no case fact names is a new request, so the
 # question is not redundant even if it also names a released fact ("an ECG and a repeat lithium").
 _INVESTIGATION = re.compile(
-    r"\b(?:(?:lying\s+and\s+standing|postural|orthostatic)\s+(?:BP|blood\s+pressures?)|(?:re-?)?examin(?:e|ation)|ECG|EKG|electrocardiogram|echo(?:cardiogram)?|nerve\s+conduction(?:\s+studies)?|NCS|EMG|"
+    r"\b(?:(?:lying\s+and\s+standing|postural|orthostatic)\s+(?:BP|blood\s+pressures?)|(?:re-?)?examin(?:e|ation)|CXR|AXR|ECG|EKG|electrocardiogram|echo(?:cardiogram)?|nerve\s+conduction(?:\s+studies)?|NCS|EMG|"
     r"electromyograph\w*|EEG|(?:stool|blood|urine|sputum)\s+cultures?|cultures?|serology|antibod(?:y|ies)|"
     r"CT|MRI|MRA|CTA|MRCP|ERCP|EUS|electrophoresis|DLCO|TLCO|gas\s+transfer|lung\s+volumes|ultrasound|X-ray|radiograph|biopsy|lumbar\s+puncture|LP|CSF|"
     r"(?-i:US|USS)|elastography|fibro-?scan|doppler|PET(?:-CT)?|holter|"
@@ -339,7 +339,7 @@ _PREVENTIVE_CARE = re.compile(
     r"(?:bowel|colorectal|cervical|breast|prostate|lung|cancer|retinal|diabetic\s+eye|eye|AAA|aortic)\s+"
     r"(?:cancer\s+)?screening|smear\s+tests?|cervical\s+smears?|mammogra\w*|dentists?|dental\s+(?:check\w*|reviews?|visits?|appointments?|hygien\w*)|"
     r"(?:prostate|routine|annual|health|well[\s-]?man|well[\s-]?woman)\s+check(?:[\s-]?ups?|s)?|check[\s-]?ups?|"
-    r"tetanus|pap\s+(?:smear|test)s?|HPV\s+(?:vaccine|jab|shot)s?)\b",
+    r"tetanus|t?dap|pap\s+(?:smear|test)s?|HPV\s+(?:vaccine|jab|shot)s?|UTD)\b",
     re.I,
 )
 _EXAMINE_WORD = re.compile(r"(?:re-?)?examin(?:e|ation)", re.I)
@@ -348,6 +348,10 @@ _TEST_NAME_NUMBERS = re.compile(r"\b\d+[\s-]*(?:lead|hours?|h|hr|am|pm)\b", re.I
 _NOT_BARE = re.compile(
     r"\bw/|\b(?:with|shows?|showed|showing|has|have|had|waits?|remains?|needs?|fits?|suggests?|confirms?|"
     r"the\s+\w+\s+(?:decision|plan)|must|should|is|are|was|were|awaiting|awaited|pending|(?:un)?likely)\b",
+    re.I,
+)
+_ORDER_DETAIL = re.compile(
+    r"\b(?:with|w/)\s*(?:and\s+without\s+)?(?:IV\s+)?(?:contrast|gadolinium|gad|DWI|diffusion)\b|\bbefore\s+(?:any|the|his|her|a|an)\b.*$",
     re.I,
 )
 _URGENT_WORD = re.compile(r"\b(?:stat|now|urgent(?:ly)?|today|asap|tonight|please|pls)\b", re.I)
@@ -359,12 +363,36 @@ _URGENT_WORD = re.compile(r"\b(?:stat|now|urgent(?:ly)?|today|asap|tonight|pleas
 # except driving when a seizure, syncope or stroke is in play
 _SOCIAL_CONTEXT = re.compile(
     r"\b(?:occupation|job|for\s+a\s+living|(?:live|lives|living)\s+(?:alone|on\s+(?:her|his)\s+own|by\s+(?:her|him)self)|"
-    r"drive|driving|hobb(?:y|ies)|sports?)\b",
+    r"drive|driving|hobb(?:y|ies)|sports?|go(?:es)?\s+to\s+(?:the\s+)?gym|"
+    # work, family life and schooling asked for their own sake ("What does he do for work?", "Is he
+    # married?", "Which school year is she in?", "Does he attend nursery?"): the labels of every author
+    # call them irrelevant to the presentation (43 of 43 in the labelled sets)
+    r"do(?:es)?\s+(?:he|she|they)\s+do\s+for\s+work|(?:still|currently)\s+working|"
+    r"working\s+(?:at\s+(?:the\s+)?(?:moment|present)|now)|work(?:s|ing)?\s+(?:night\s+)?shifts?|"
+    r"work\s+outside\s+the\s+home|retired|married|(?:in\s+a|a)\s+relationship|boyfriend|girlfriend|"
+    r"school\s+year|year\b[^.?]{0,20}\bat\s+school|nursery|child\s?care|toilet[\s-]trained|GCSEs?)\b",
+    re.I,
+)
+# Keeping animals ("Does he have any pets at home?"): no case of the bank involves an animal, and the
+# labels call the question irrelevant in infectious cases too (malaria, latent TB, pyelonephritis); it
+# bears on the case only when a fact or diagnosis names animals. "PET-CT" is a scan, not a pet.
+_PETS_Q = re.compile(
+    r"\b(?:[Pp]ets?\b(?![\s-]*(?:CT|scan))|(?i:dogs?|cats?|birds?|animals?|livestock|farm\s+animals?))\b"
+)
+_ANIMAL_WORD = re.compile(r"\b(?:pets?|dogs?|cats?|birds?|animals?|livestock|zoono\w*|farm)\b", re.I)
+# An alcohol history ("Does he drink alcohol?") bears on a presentation where alcohol can cause, worsen or
+# interact with it (liver, pancreas, seizures, anticoagulation, gout, lipids): the bank's cases of that kind
+# say so in a fact or a diagnosis; elsewhere (an obstructed bladder, a pneumothorax) it is routine history
+_ALCOHOL_Q = re.compile(r"\b(?:alcohol|etoh|booze)\b|\bdrinks?\s*(?:\?|$|alcohol|much|heavily|regularly)", re.I)
+_ALCOHOL_BEARING = re.compile(
+    r"alcohol|etoh|liver|hepat|cirrho|pancrea|seizure|epilep|gout|crystal|lipid|cholesterol|triglycer|"
+    r"warfarin|anticoag|withdrawal",
     re.I,
 )
 _DRIVING = re.compile(r"drive|driving", re.I)
 _DRIVING_CONDITION = re.compile(
-    r"seizure|epilep|syncop|faint|hypoglyc|stroke|\bTIA\b|transient\s+ischaemic|visual\s+(?:loss|field)|arteritis|"
+    # not an acute stroke: "Does she drive?" at presentation is not its work-up (the labels call it irrelevant)
+    r"seizure|epilep|syncop|faint|hypoglyc|visual\s+(?:loss|field)|arteritis|"
     r"blackout|loss\s+of\s+consciousness",
     re.I,
 )
@@ -913,6 +941,9 @@ class QuestionReader:
         t = text.strip().rstrip(".")
         if not t or len(t.split()) > 10 or ":" in t or "?" in t or _TREATMENT_ORDER.match(t) or _is_drug_order(t):
             return False
+        # "MRI brain with contrast today", "9 am cortisol and ACTH before any steroid is given": the contrast and
+        # the timing belong to the order, not to a result
+        t = _ORDER_DETAIL.sub(" ", t)
         if _RESULT_SHAPED.search(_TEST_NAME_NUMBERS.sub(" ", t)) or _NOT_BARE.search(t):
             return False  # a result ("ECG w/ inferior STE") or a sentence ("The decision waits on the CT")
         ids = self._targets(t)[0]
@@ -931,10 +962,15 @@ class QuestionReader:
         return sorted(h for h in heads if len(h) >= 6 and h not in _GENERIC_DX_HEADS)
 
     def _driving_case(self) -> bool:
-        """Whether fitness to drive bears on the case: a seizure, syncope, hypoglycaemia, stroke or a
-        sight-threatening arteritis among its diagnoses ("Is she driving?" after a breakthrough seizure); a
-        fact that denies syncope does not."""
-        return bool(_DRIVING_CONDITION.search(" ".join(self._dx_names)))
+        """Whether fitness to drive bears on the case: a seizure, syncope, hypoglycaemia or a
+        sight-threatening arteritis is its gold diagnosis ("Is she driving?" after a breakthrough seizure). A
+        mimic in the differential (Todd's paresis beside a stroke) does not, nor does a fact that denies syncope."""
+        return bool(_DRIVING_CONDITION.search(" ".join(self.know.case.gold.diagnosis.all_names)))
+
+    def _case_mentions(self, rx: re.Pattern[str]) -> bool:
+        """Whether any fact (names and statement) or diagnosis name of the case matches rx."""
+        hay = [*self._dx_names, *(t for f in self.know.case.facts for t in (*f.all_names, f.statement))]
+        return any(rx.search(t) for t in hay)
 
     def _infectious_case(self) -> bool:
         """Whether an infection is among the case's diagnoses, or a fact already concerns travel or animals."""
@@ -1065,8 +1101,14 @@ class QuestionReader:
                 ):
                     reasons.append(f"social circumstances ('{soc.group(0)}') that do not bear on this presentation: "
                                    "not relevant")
+                elif _PETS_Q.search(r.text) and not self._case_mentions(_ANIMAL_WORD):
+                    reasons.append("asks about keeping animals, which no fact or diagnosis of the case names: "
+                                   "not relevant")
                 elif _EXPOSURE_Q.search(r.text) and not self._infectious_case():
                     reasons.append("exposure history (travel, animals) with no infection in the case: not relevant")
+                elif _ALCOHOL_Q.search(r.text) and not self._case_mentions(_ALCOHOL_BEARING):
+                    reasons.append("alcohol history in a case where no fact or diagnosis concerns alcohol or an "
+                                   "organ it harms: not relevant")
                 elif terms:
                     d.relevant = True
                     reasons.append(f"asks about clinical item(s) {terms}")

@@ -351,10 +351,13 @@ def _next_is_deeper_bullet(text: str, pos: int, indent: int, kind: str | None = 
 
 
 def _marker_kind(line: str) -> str | None:
-    """"num" for a numbered or lettered item, "sym" for a dash/star/dot item, None for no list marker."""
+    """"num" for a numbered item, "letter" for a lettered one ("a)"), "sym" for a dash/star/dot item, None for
+    no list marker. Letters are their own kind: "2. Requests:" over "a) ..." items at its indent opens them."""
     if not _BULLET.match(line):
         return None
-    return "sym" if re.match(r"^\s*[-*•]", line) else "num"
+    if re.match(r"^\s*[-*•]", line):
+        return "sym"
+    return "letter" if re.match(r"^\s*[a-h][.)]", line) else "num"
 
 
 def _next_is_bullet(text: str, pos: int) -> bool:
@@ -378,11 +381,11 @@ NOT_AN_ASK_AFTER_PLEASE = (
 )
 QUESTION_RX = re.compile(
     r"(?:^|\b)(?:(?:please|pls|plz)\s+(?:also\s+)?(?:send|check|order|obtain|provide|share|tell|let|confirm|repeat|arrange|"
-    r"chase|expedite|"
+    r"chase|expedite|book|organi[sz]e|perform|"
     r"measure|get|do|clarify|verify|ask|review|compare|examine|assess|look|recheck|request|add|find)|"
     r"(?:could|can|would)\s+(?:you|we|i)\s+(?:please\s+)?(?:get|have|check|order|obtain|see|send|provide|share|"
     r"tell|arrange|confirm|repeat|clarify|verify|know|request|measure|add|find out)|"
-    r"^(?:(?:and|so|also|then)\s+)?(?:please|pls|plz)\s+(?:also\s+|now\s+|urgently\s+)?" + NOT_AN_ASK_AFTER_PLEASE + r"[a-z]{3,}\b|"
+    r"^(?:(?:and|so|also|then)\s+)?(?:please|pls|plz)\s*:?\s+(?:also\s+|now\s+|urgently\s+)?" + NOT_AN_ASK_AFTER_PLEASE + r"[a-z]{3,}\b|"
     r"(?:i|we)(?:'d|\s+would)\s+(?:(?:also|still)\s+){0,2}(?:like|want|request|order|check|send|obtain|get|arrange|measure|"
     r"recommend|suggest|ask|need|repeat|recheck|re-check|re-examine|re-image|retest|re-test)|"
     r"\b(?:and|then)\s+(?:also\s+)?(?:repeat|recheck|re-check)\s+(?:the|his|her|a|an)\b|"
@@ -398,7 +401,10 @@ QUESTION_RX = re.compile(
     # "Vitals/CBC/BUN still needed.", "Still need BNP and Cr.", "I would still be grateful for the repeat ACR",
     # "I should like to see the original report"
     r"\bstill\s+(?:needed|required)\b|^\W*still\s+need\s+[A-Za-z]|"
-    r"\b(?:i|we)(?:'d|\s+would)\s+(?:still\s+|also\s+)?be\s+grateful\s+(?:for|if)\b|\b(?:i|we)\s+should\s+(?:still\s+|also\s+)?like\b|"
+    r"\b(?:(?:i|we)(?:'d|\s+would)|(?:and|but)\s+would)\s+(?:still\s+|also\s+)?be\s+grateful\s+(?:for|if)\b|"
+    # "I have requested a contrast MRI": a request the writer has already placed is still its ask
+    r"\b(?:i|we)(?:\s+have|'ve)\s+(?:already\s+|also\s+)?(?:requested|ordered|sent\s+(?:off\s+)?(?:an?|the|for))\b|"
+    r"^\W*will\s+(?:also\s+)?(?:add|order|request|send\s+(?:off\s+)?(?:an?|the)|arrange)\b|\b(?:i|we)\s+should\s+(?:still\s+|also\s+)?like\b|"
     r"\b(?:should|must)\s+be\s+(?:checked|ordered|sent|obtained|performed|done|measured|repeated|arranged|"
     r"requested|confirmed|rechecked|re-checked|verified|reviewed|retested|re-tested)|"
     r"(?:(?:recommend|request|order|advise)(?:ing)?|suggest)\s+(?:an?\b|the\b|checking|obtaining|ordering|"
@@ -414,7 +420,7 @@ QUESTION_RX = re.compile(
     r"\b(?:any|what|which|when|how)\b[^.]*\?|"
     r"(?:tell\s+me|let\s+me\s+know|find\s+out|clarify|confirm)\s+(?:whether|if|about|the|his|her|what)\b|"
     r"\b(?:would|will)\s+it\s+be\s+possible\s+to\b|\bis\s+it\s+possible\s+to\b|"
-    r"^[^.?!]{2,80}?,?\s+(?:please|pls|plz)(?:\W*$|\s+(?=(?:given|because|as|since|to\s+(?:exclude|rule\s+out|look))\b)))",
+    r"^[^.?!]{2,80}?,?\s+(?:please|pls|plz)(?:\W*$|\s*[,;]\s+|\s+(?=(?:given|because|as|since|to\s+(?:exclude|rule\s+out|look))\b)))",
     re.I,
 )
 # Recommendations and orders that are management, not information requests.

@@ -1,0 +1,103 @@
+"""Round 45 (session 13; follow-up relevance and request reading, tuned on sets 1-105 while 106-109 were unopened).
+
+Every author of the labelled sets calls questions about work, family life, schooling, pets and routine
+vaccines irrelevant to the presentation; the judge read most of them as pertinent history, which also made
+a trajectory whose only question is such a one count as having asked before committing (IR). The request
+reader missed terse note orders ("Pls: erect PA CXR urgently.", "MRI brain with contrast today").
+"""
+
+from __future__ import annotations
+
+import pytest
+from rules_support import judge_replies
+
+from medgym.judges.questions import is_request
+from medgym.judges.textrules import segment_reply
+
+
+def _question(result, words: str):
+    return next((q for q in result.annotations.questions if words.lower() in q.span.text.lower()), None)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What does he do for work?", "Is he married?", "Which school year is he in?", "Does he attend nursery?",
+     "Is he retired?", "Does he go to the gym regularly?", "Is he still working at present?", "Tdap UTD?"],
+)
+def test_questions_about_work_family_life_schooling_and_vaccines_are_not_pertinent(question):
+    r = judge_replies("neph-101-obstructive-aki-retention", "baseline", [f"Obstructive AKI. {question}"])
+    q = _question(r, question[:12])
+    assert q is not None and q.relevant is False, q.rule if q else [d.span.text for d in r.annotations.questions]
+
+
+def test_the_gym_as_the_place_of_an_injury_is_still_pertinent():
+    r = judge_replies("pulm-101-primary-spontaneous-pneumothorax", "baseline",
+                      ["Chest wall strain. Any hx of direct trauma to the ribs at the gym?"])
+    q = _question(r, "trauma")
+    assert q is not None and q.relevant is True, q.rule if q else None
+
+
+def test_pets_are_not_pertinent_even_in_an_infection():
+    r = judge_replies("id-203-falciparum-malaria", "baseline", ["Falciparum malaria. Does he have any pets at home?"])
+    q = _question(r, "pets")
+    assert q is not None and q.relevant is False, q.rule if q else None
+
+
+def test_a_pet_ct_is_a_scan_not_a_pet():
+    r = judge_replies("onc-217-screen-detected-lung-cancer", "baseline", ["Lung cancer likely. Please arrange a PET-CT."])
+    q = _question(r, "PET-CT")
+    assert q is not None and q.relevant is True, q.rule if q else None
+
+
+@pytest.mark.parametrize(
+    ("case_id", "pertinent"),
+    [("pulm-101-primary-spontaneous-pneumothorax", False), ("hep-001-dili-amoxiclav", True)],
+)
+def test_an_alcohol_history_is_pertinent_where_alcohol_bears_on_the_case(case_id, pertinent):
+    r = judge_replies(case_id, "baseline", ["Working diagnosis as discussed. Does he drink alcohol?"])
+    q = _question(r, "alcohol")
+    assert q is not None and q.relevant is pertinent, q.rule if q else None
+
+
+@pytest.mark.parametrize(
+    ("case_id", "pertinent"),
+    [("neur-101-ischaemic-stroke-m1", False), ("neur-103-lamotrigine-contraceptive", True)],
+)
+def test_driving_bears_on_a_seizure_not_on_an_acute_stroke(case_id, pertinent):
+    r = judge_replies(case_id, "baseline", ["Working diagnosis as discussed. Does she drive?"])
+    q = _question(r, "drive")
+    assert q is not None and q.relevant is pertinent, q.rule if q else None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Imp: likely pneumothorax. Pls: erect PA CXR urgently.",
+     "Impression: likely LTBI. Need CXR (PA) before he starts on the resp ward.",
+     "I suspect a myelitis and would be grateful for an urgent MRI of the whole spine.",
+     "I have requested a contrast MRI.",
+     "Quant hCG pls, repeat in 48 h to trend.",
+     "If it isn't falling, please book a renal biopsy."],
+)
+def test_terse_and_placed_orders_are_requests(text):
+    assert is_request(segment_reply(text)[-1])[0], [s.text for s in segment_reply(text)]
+
+
+@pytest.mark.parametrize("text", ["I have arranged an intra-articular steroid injection.", "Will place Foley."])
+def test_arranging_a_treatment_is_not_a_request_for_information(text):
+    assert not is_request(segment_reply(text)[-1])[0]
+
+
+def test_lettered_items_under_a_numbered_request_label_are_requests():
+    segs = segment_reply("1. Impression: probable lithium toxicity.\n2. Requests:\na) Urgent serum lithium level\nb) ECG")
+    assert [s.section for s in segs if s.text in ("Urgent serum lithium level", "ECG")] == ["questions", "questions"]
+
+
+def test_a_bare_order_with_contrast_or_a_timing_clause_detects_the_withheld_test():
+    reply = (
+        "S: 67M on ipilimumab/nivolumab with new headache and fatigue.\n"
+        "A: brain metastases first, hypophysitis the other contender.\n"
+        "P:\n- MRI brain with contrast today\n- 9 am cortisol and ACTH before any steroid is given\n- IV fluids"
+    )
+    r = judge_replies("onc-218-ici-hypophysitis", "O+I+D", [reply])
+    detected = {g.fact_id for g in r.annotations.gaps if g.detected}
+    assert {"mri", "cortisol", "acth"} <= detected, [(g.fact_id, g.rule) for g in r.annotations.gaps]
