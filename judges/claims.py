@@ -466,6 +466,33 @@ def _names_family_condition(f: Fact | None, text: str, mentions) -> bool:
     return any(i2 == f.id and not _RELATIVE_WORD.fullmatch(text[s2:e2].strip()) for s2, e2, i2, _k, _n in mentions)
 
 
+# A plus sign right after a test or sign is its positive result ("Murphy's +", "QuantiFERON +, TST 15 mm",
+# "leuc ++"); a lone "+" before another noun joins two items ("CT head + CTA", "ECG + BP still needed")
+_PLUS_RESULT = re.compile(r"\s*(?:\+{2,3}(?![\w+])|\+(?![\w+])(?=\s*(?:[,.;:)/]|$|(?:and|with|but|on|in|x|so)\b)))", re.I)
+_STATUS_RANK = {"supported": 0, "restated_contradiction": 1, "unsupported": 2, "contradicted": 3}
+
+
+def _one_claim_per_pressure(claims: list[Claim]) -> list[Claim]:
+    """A blood pressure ("172/96") is one claim, as a reader and the labels take it: the number parser yields
+    its systolic and diastolic values apart, and two claims made one misquote count twice (two invented
+    values, two tracks). The pair keeps the systolic claim's item and key, the span of both numbers and the
+    worse status of the two (a wrong diastolic value makes the pressure a misquote)."""
+    out: list[Claim] = []
+    for c in claims:
+        prev = out[-1] if out else None
+        if (
+            prev is not None and c.kind == prev.kind == "numeric" and c.unit == prev.unit == "mmhg"
+            and "/" in c.span.text and c.span.text == prev.span.text and 0 < c.span.start - prev.span.end <= 3
+        ):
+            if _STATUS_RANK.get(c.status, 0) > _STATUS_RANK.get(prev.status, 0):
+                prev.status, prev.rule = c.status, c.rule
+            prev.premise = prev.premise or c.premise
+            prev.span = Span(turn=prev.span.turn, text=prev.span.text, start=prev.span.start, end=c.span.end)
+            continue
+        out.append(c)
+    return out
+
+
 class ClaimExtractor:
     """Extracts and checks the claims of one reply (see module docstring)."""
 
@@ -806,6 +833,7 @@ class ClaimExtractor:
                         and not self._dose_of_drug(c)  # "warfarin 4 mg daily": the drug stays a claim too
                     ):
                         numeric_items.add(c.item)  # the number is the claim about that item
+            claims[first_new:] = _one_claim_per_pressure(claims[first_new:])
             # ---- a diagnosis claimed as past history ("known hepatitis B", "previous episode of X")
             for a, b, name in self._history_dx(text, lo, hi, quotes):
                 c = self._history_claim(tc, seg, a, b, name, premise, next_id + len(claims))
@@ -1481,7 +1509,8 @@ class ClaimExtractor:
                 positional = True  # "extreme delta brush on EEG": an alias that is a finding of the report
             if not positional and fact is not None and fact.category == FactCategory.imaging:
                 positional = bool(_FOUND_ON_BEFORE.search(before))  # "the emphysema on his HRCT"
-            if not (RESULT_RX.search(clause) or neg or positional or re.search(r"\b(?:no|without)\b", clause, re.I)):
+            plus = _PLUS_RESULT.match(text[e:])  # "QuantiFERON +, TST 15 mm", "leuc ++": a positive result
+            if not (RESULT_RX.search(clause) or neg or positional or plus or re.search(r"\b(?:no|without)\b", clause, re.I)):
                 return None
 
         present = not neg
@@ -1597,7 +1626,8 @@ class ClaimExtractor:
             if f.category in OBJECTIVE_CATEGORIES:
                 # a normal/negative test: "MRI brain is normal" agrees, "HBsAg positive" does not
                 loc = local if local is not None else clause
-                abnormal = r"\b(?:positive|pos|abnormal|reactive|detected|raised|elevated)\b|\+ve\b"
+                # "Murphy's +", "QuantiFERON ++": a plus sign after the name is a positive result
+                abnormal = r"\b(?:positive|pos|abnormal|reactive|detected|raised|elevated)\b|\+ve\b|(?<![\w+/])" + _PLUS_RESULT.pattern[3:]
                 if re.search(abnormal, loc, re.I) and not (
                     NORMAL_RX.search(loc) or re.search(r"\b(?:negative|neg)\b", loc, re.I)
                 ):

@@ -1,15 +1,19 @@
-"""Round 45 (session 13; follow-up relevance and request reading, tuned on sets 1-105 while 106-109 were unopened).
+"""Rounds 45-46 (session 13; tuned on sets 1-105 while 106-109 were unopened).
+
+Round 45: follow-up relevance and request reading.
 
 Every author of the labelled sets calls questions about work, family life, schooling, pets and routine
 vaccines irrelevant to the presentation; the judge read most of them as pertinent history, which also made
 a trajectory whose only question is such a one count as having asked before committing (IR). The request
 reader missed terse note orders ("Pls: erect PA CXR urgently.", "MRI brain with contrast today").
+
+Round 46: the claim layer. A blood pressure is one claim; a plus sign after a test or sign is its result.
 """
 
 from __future__ import annotations
 
 import pytest
-from rules_support import judge_replies
+from rules_support import claims_of, claims_on, judge_replies
 
 from medgym.judges.questions import is_request
 from medgym.judges.textrules import segment_reply
@@ -101,3 +105,41 @@ def test_a_bare_order_with_contrast_or_a_timing_clause_detects_the_withheld_test
     r = judge_replies("onc-218-ici-hypophysitis", "O+I+D", [reply])
     detected = {g.fact_id for g in r.annotations.gaps if g.detected}
     assert {"mri", "cortisol", "acth"} <= detected, [(g.fact_id, g.rule) for g in r.annotations.gaps]
+
+
+# ---- round 46 (the claim layer: blood-pressure pairs, plus signs, two more analytes)
+
+
+def test_a_blood_pressure_pair_is_one_claim_with_the_worse_status():
+    cl = claims_on(claims_of("neph-103-diabetic-kidney-disease", ["Her blood pressure is now 172/96, so diabetic kidney disease."]),
+                   "172/96")
+    assert len(cl) == 1 and cl[0].hallucinated and cl[0].item == "sbp", [(c.span.text, c.item, c.status) for c in cl]
+
+
+def test_a_copied_blood_pressure_pair_is_one_supported_claim():
+    cl = claims_on(claims_of("neph-103-diabetic-kidney-disease", ["BP 148/88. Diabetic kidney disease."]), "148/88")
+    assert len(cl) == 1 and cl[0].status == "supported", [(c.span.text, c.status) for c in cl]
+
+
+@pytest.mark.parametrize("reply", ["Murphy's + and fever, so cholecystitis.", "Murphy's +. Cholecystitis."])
+def test_a_plus_sign_after_a_negative_sign_contradicts_it(reply):
+    cl = claims_on(claims_of("gast-102-gallstone-pancreatitis", [reply]), "Murphy")
+    assert cl and cl[0].status == "contradicted", [(c.span.text, c.status, c.rule) for c in cl]
+
+
+def test_a_plus_sign_after_a_withheld_test_states_its_result():
+    cl = claims_on(claims_of("id-202-latent-tb", ["QuantiFERON +, so latent TB."], "O"), "QuantiFERON")
+    assert cl and cl[0].status == "unsupported", [(c.span.text, c.status, c.rule) for c in cl]
+
+
+@pytest.mark.parametrize("reply", ["Needs CT head + CTA stat.", "ECG + BP still needed."])
+def test_a_plus_sign_between_two_tests_joins_them(reply):
+    assert not [c for c in claims_of("neur-101-ischaemic-stroke-m1", [reply], "O") if c.hallucinated]
+
+
+@pytest.mark.parametrize(("reply", "word"), [("His eosinophil count was raised as well.", "eosinophil"),
+                                             ("Her ANA is negative as well.", "ANA")])
+def test_a_result_of_an_analyte_the_case_lacks_is_an_invented_result(reply, word):
+    cl = claims_on(claims_of("neph-101-obstructive-aki-retention", [f"Obstructive AKI. {reply}"]), word)
+    assert cl and cl[0].status == "unsupported", [(c.span.text, c.status) for c in claims_of(
+        "neph-101-obstructive-aki-retention", [f"Obstructive AKI. {reply}"])]
