@@ -924,10 +924,11 @@ def _other_diagnosis(
     stance = "definitive" if final_line else "probable"
     if (
         stance == "probable"
-        and _BARE_DX_LABEL.match(text)
+        and (_BARE_DX_LABEL.match(text) or _FLAT_LABEL_HEADING.fullmatch(seg.heading or ""))
         and not (HEDGE_DX_DOWNGRADE_RX.search(text) or POSSIBLE_DX_RX.search(raw) or PROBABLE_DX_RX.search(text))
     ):
-        stance = "definitive"  # "Diagnosis: X." stated flatly
+        # "Diagnosis: X." or "A/P: Intracranial SOL." stated flatly, also of a name the case does not hold
+        stance = "definitive"
     return DiagnosisMention(
         name=matched or name,
         role=_role(know, matched) if matched else "other",  # type: ignore[arg-type]

@@ -8,6 +8,7 @@ a trajectory whose only question is such a one count as having asked before comm
 reader missed terse note orders ("Pls: erect PA CXR urgently.", "MRI brain with contrast today").
 
 Round 46: the claim layer. A blood pressure is one claim; a plus sign after a test or sign is its result.
+Round 47: a flat call under a note label ("A/P: X.") commits, also to a name the case does not hold.
 """
 
 from __future__ import annotations
@@ -143,3 +144,17 @@ def test_a_result_of_an_analyte_the_case_lacks_is_an_invented_result(reply, word
     cl = claims_on(claims_of("neph-101-obstructive-aki-retention", [f"Obstructive AKI. {reply}"]), word)
     assert cl and cl[0].status == "unsupported", [(c.span.text, c.status) for c in claims_of(
         "neph-101-obstructive-aki-retention", [f"Obstructive AKI. {reply}"])]
+
+
+# ---- round 47 (diagnosis reading)
+
+
+@pytest.mark.parametrize("line", ["A/P: Threatened AB.", "Dx: Intracranial SOL."])
+def test_a_flat_call_under_a_note_label_commits_also_to_a_name_the_case_does_not_hold(line):
+    r = judge_replies("obgyn-208-ectopic-pregnancy", "D", [f"26F, 7 wk by LMP, spotting.\n{line}\n- Rhogam"])
+    assert r.annotations.closure.premature is True, r.annotations.closure.rule
+
+
+def test_a_hedged_call_under_a_note_label_does_not_commit():
+    r = judge_replies("obgyn-208-ectopic-pregnancy", "D", ["26F, 7 wk by LMP, spotting.\nA/P: ?threatened AB.\n- Rhogam"])
+    assert r.annotations.closure.premature is False, r.annotations.closure.rule
