@@ -1,4 +1,4 @@
-"""Rounds 45-46 (session 13; tuned on sets 1-105 while 106-109 were unopened).
+"""Rounds 45-47 (session 13; tuned on sets 1-105 while 106-109 were unopened).
 
 Round 45: follow-up relevance and request reading.
 
