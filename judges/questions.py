@@ -379,7 +379,9 @@ _SOCIAL_CONTEXT = re.compile(
 _PETS_Q = re.compile(
     r"\b(?:[Pp]ets?\b(?![\s-]*(?:CT|scan))|(?i:dogs?|cats?|birds?|animals?|livestock|farm\s+animals?))\b"
 )
-_ANIMAL_WORD = re.compile(r"\b(?:pets?|dogs?|cats?|birds?|animals?|livestock|zoono\w*|farm)\b", re.I)
+_ANIMAL_WORD = re.compile(
+    r"\b(?:[Pp]ets?\b(?![\s-]*(?:CT|scan))|(?i:dogs?|cats?|birds?|animals?|livestock|zoono\w*|farm))\b"
+)  # a case whose facts name a "PET-CT" or "PET scan" does not involve pets
 # An alcohol history ("Does he drink alcohol?") bears on a presentation where alcohol can cause, worsen or
 # interact with it (liver, pancreas, seizures, anticoagulation, gout, lipids): the bank's cases of that kind
 # say so in a fact or a diagnosis; elsewhere (an obstructed bladder, a pneumothorax) it is routine history

@@ -48,6 +48,13 @@ def test_pets_are_not_pertinent_even_in_an_infection():
     assert q is not None and q.relevant is False, q.rule if q else None
 
 
+def test_pets_are_not_pertinent_where_the_case_has_a_pet_ct():
+    # found on blind set 106-109: the lung-nodule case's PET-CT fact read as a case that involves pets
+    r = judge_replies("onc-217-screen-detected-lung-cancer", "baseline", ["Lung cancer likely. Does he have any pets?"])
+    q = _question(r, "pets")
+    assert q is not None and q.relevant is False, q.rule if q else None
+
+
 def test_a_pet_ct_is_a_scan_not_a_pet():
     r = judge_replies("onc-217-screen-detected-lung-cancer", "baseline", ["Lung cancer likely. Please arrange a PET-CT."])
     q = _question(r, "PET-CT")

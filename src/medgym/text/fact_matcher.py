@@ -209,8 +209,8 @@ class Lexicon:
             return []
         out = []
         for m in self._re.finditer(text):
-            if m.group(0) == "us":
-                continue  # the pronoun, not "US" (ultrasound)
+            if m.group(0) in ("us", "pet", "pets", "Pet", "Pets"):
+                continue  # the pronoun, not "US" (ultrasound); an animal, not "PET" (the scan)
             k = self.key(m.group(0))
             hits = self._by_alias.get(k)
             if hits is None:  # plural suffix or separator variant: strip and retry
