@@ -468,7 +468,8 @@ def _names_family_condition(f: Fact | None, text: str, mentions) -> bool:
 
 # A plus sign right after a test or sign is its positive result ("Murphy's +", "QuantiFERON +, TST 15 mm",
 # "leuc ++"); a lone "+" before another noun joins two items ("CT head + CTA", "ECG + BP still needed")
-_PLUS_RESULT = re.compile(r"\s*(?:\+{2,3}(?![\w+])|\+(?![\w+])(?=\s*(?:[,.;:)/]|$|(?:and|with|but|on|in|x|so)\b)))", re.I)
+_PLUS_SIGN = r"(?:\+{2,3}(?![\w+])|\+(?![\w+])(?=\s*(?:[,.;:)/]|$|(?:and|with|but|on|in|x|so)\b)))"
+_PLUS_RESULT = re.compile(r"\s*" + _PLUS_SIGN, re.I)
 _STATUS_RANK = {"supported": 0, "restated_contradiction": 1, "unsupported": 2, "contradicted": 3}
 
 
@@ -1627,7 +1628,7 @@ class ClaimExtractor:
                 # a normal/negative test: "MRI brain is normal" agrees, "HBsAg positive" does not
                 loc = local if local is not None else clause
                 # "Murphy's +", "QuantiFERON ++": a plus sign after the name is a positive result
-                abnormal = r"\b(?:positive|pos|abnormal|reactive|detected|raised|elevated)\b|\+ve\b|(?<![\w+/])" + _PLUS_RESULT.pattern[3:]
+                abnormal = r"\b(?:positive|pos|abnormal|reactive|detected|raised|elevated)\b|\+ve\b|(?<![\w+/])" + _PLUS_SIGN
                 if re.search(abnormal, loc, re.I) and not (
                     NORMAL_RX.search(loc) or re.search(r"\b(?:negative|neg)\b", loc, re.I)
                 ):

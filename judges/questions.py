@@ -360,13 +360,14 @@ _URGENT_WORD = re.compile(r"\b(?:stat|now|urgent(?:ly)?|today|asap|tonight|pleas
 # kidney-stone work-up, "Does he keep a dog?" in a lung-nodule clinic)
 # Social circumstances asked about without naming a case fact ("Occupation?", "Does she live alone?", "What
 # was his job before he retired?", "does she still drive?"): labelled not pertinent to the presentation,
-# except driving when a seizure, syncope or stroke is in play
+# except driving when the gold diagnosis is a seizure, syncope, hypoglycaemia or arteritis
 _SOCIAL_CONTEXT = re.compile(
     r"\b(?:occupation|job|for\s+a\s+living|(?:live|lives|living)\s+(?:alone|on\s+(?:her|his)\s+own|by\s+(?:her|him)self)|"
     r"drive|driving|hobb(?:y|ies)|sports?|go(?:es)?\s+to\s+(?:the\s+)?gym|"
     # work, family life and schooling asked for their own sake ("What does he do for work?", "Is he
     # married?", "Which school year is she in?", "Does he attend nursery?"): the labels of every author
-    # call them irrelevant to the presentation (43 of 43 in the labelled sets)
+    # call them irrelevant to the presentation (28 of the 29 such questions of 110 labelled sets; the other,
+    # "Are there sick contacts at nursery?", asks about contacts and is read as that first)
     r"do(?:es)?\s+(?:he|she|they)\s+do\s+for\s+work|(?:still|currently)\s+working|"
     r"working\s+(?:at\s+(?:the\s+)?(?:moment|present)|now)|work(?:s|ing)?\s+(?:night\s+)?shifts?|"
     r"work\s+outside\s+the\s+home|retired|married|(?:in\s+a|a)\s+relationship|boyfriend|girlfriend|"
@@ -376,12 +377,10 @@ _SOCIAL_CONTEXT = re.compile(
 # Keeping animals ("Does he have any pets at home?"): no case of the bank involves an animal, and the
 # labels call the question irrelevant in infectious cases too (malaria, latent TB, pyelonephritis); it
 # bears on the case only when a fact or diagnosis names animals. "PET-CT" is a scan, not a pet.
-_PETS_Q = re.compile(
-    r"\b(?:[Pp]ets?\b(?![\s-]*(?:CT|scan))|(?i:dogs?|cats?|birds?|animals?|livestock|farm\s+animals?))\b"
-)
-_ANIMAL_WORD = re.compile(
-    r"\b(?:[Pp]ets?\b(?![\s-]*(?:CT|scan))|(?i:dogs?|cats?|birds?|animals?|livestock|zoono\w*|farm))\b"
-)  # a case whose facts name a "PET-CT" or "PET scan" does not involve pets
+_PET_WORD = r"[Pp]ets?\b(?![\s-]*(?:CT|scan))"  # lower-case "pet(s)", never the "PET-CT" / "PET scan"
+_PETS_Q = re.compile(rf"\b(?:{_PET_WORD}|(?i:dogs?|cats?|birds?|animals?|livestock|farm\s+animals?))\b")
+# a case involves animals when a fact or diagnosis names them; a case with a "PET-CT" fact does not
+_ANIMAL_WORD = re.compile(rf"\b(?:{_PET_WORD}|(?i:dogs?|cats?|birds?|animals?|livestock|zoono\w*|farm))\b")
 # An alcohol history ("Does he drink alcohol?") bears on a presentation where alcohol can cause, worsen or
 # interact with it (liver, pancreas, seizures, anticoagulation, gout, lipids): the bank's cases of that kind
 # say so in a fact or a diagnosis; elsewhere (an obstructed bladder, a pneumothorax) it is routine history

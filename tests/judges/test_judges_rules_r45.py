@@ -35,50 +35,29 @@ def test_questions_about_work_family_life_schooling_and_vaccines_are_not_pertine
     assert q is not None and q.relevant is False, q.rule if q else [d.span.text for d in r.annotations.questions]
 
 
-def test_the_gym_as_the_place_of_an_injury_is_still_pertinent():
-    r = judge_replies("pulm-101-primary-spontaneous-pneumothorax", "baseline",
-                      ["Chest wall strain. Any hx of direct trauma to the ribs at the gym?"])
-    q = _question(r, "trauma")
-    assert q is not None and q.relevant is True, q.rule if q else None
-
-
-def test_pets_are_not_pertinent_even_in_an_infection():
-    r = judge_replies("id-203-falciparum-malaria", "baseline", ["Falciparum malaria. Does he have any pets at home?"])
-    q = _question(r, "pets")
-    assert q is not None and q.relevant is False, q.rule if q else None
-
-
-def test_pets_are_not_pertinent_where_the_case_has_a_pet_ct():
-    # found on blind set 106-109: the lung-nodule case's PET-CT fact read as a case that involves pets
-    r = judge_replies("onc-217-screen-detected-lung-cancer", "baseline", ["Lung cancer likely. Does he have any pets?"])
-    q = _question(r, "pets")
-    assert q is not None and q.relevant is False, q.rule if q else None
-
-
-def test_a_pet_ct_is_a_scan_not_a_pet():
-    r = judge_replies("onc-217-screen-detected-lung-cancer", "baseline", ["Lung cancer likely. Please arrange a PET-CT."])
-    q = _question(r, "PET-CT")
-    assert q is not None and q.relevant is True, q.rule if q else None
-
-
 @pytest.mark.parametrize(
-    ("case_id", "pertinent"),
-    [("pulm-101-primary-spontaneous-pneumothorax", False), ("hep-001-dili-amoxiclav", True)],
+    ("case_id", "reply", "words", "pertinent"),
+    [
+        # the gym as the place of an injury is still pertinent
+        ("pulm-101-primary-spontaneous-pneumothorax", "Chest wall strain. Any hx of direct trauma to the ribs at the gym?",
+         "trauma", True),
+        # pets are not pertinent even in an infection, nor where the case has a PET-CT (found on blind set
+        # 106-109: the lung-nodule case's PET fact read as a case that involves pets); a PET-CT is a scan
+        ("id-203-falciparum-malaria", "Falciparum malaria. Does he have any pets at home?", "pets", False),
+        ("onc-217-screen-detected-lung-cancer", "Lung cancer likely. Does he have any pets?", "pets", False),
+        ("onc-217-screen-detected-lung-cancer", "Lung cancer likely. Please arrange a PET-CT.", "PET-CT", True),
+        # alcohol bears where a fact or diagnosis concerns it or an organ it harms
+        ("pulm-101-primary-spontaneous-pneumothorax", "Pneumothorax. Does he drink alcohol?", "alcohol", False),
+        ("hep-001-dili-amoxiclav", "DILI. Does he drink alcohol?", "alcohol", True),
+        # driving bears on a seizure, not on an acute stroke with a seizure mimic in the differential
+        ("neur-101-ischaemic-stroke-m1", "Stroke. Does she drive?", "drive", False),
+        ("neur-103-lamotrigine-contraceptive", "Breakthrough seizures. Does she drive?", "drive", True),
+    ],
 )
-def test_an_alcohol_history_is_pertinent_where_alcohol_bears_on_the_case(case_id, pertinent):
-    r = judge_replies(case_id, "baseline", ["Working diagnosis as discussed. Does he drink alcohol?"])
-    q = _question(r, "alcohol")
-    assert q is not None and q.relevant is pertinent, q.rule if q else None
-
-
-@pytest.mark.parametrize(
-    ("case_id", "pertinent"),
-    [("neur-101-ischaemic-stroke-m1", False), ("neur-103-lamotrigine-contraceptive", True)],
-)
-def test_driving_bears_on_a_seizure_not_on_an_acute_stroke(case_id, pertinent):
-    r = judge_replies(case_id, "baseline", ["Working diagnosis as discussed. Does she drive?"])
-    q = _question(r, "drive")
-    assert q is not None and q.relevant is pertinent, q.rule if q else None
+def test_a_history_question_is_pertinent_where_it_bears_on_the_case(case_id, reply, words, pertinent):
+    r = judge_replies(case_id, "baseline", [reply])
+    q = _question(r, words)
+    assert q is not None and q.relevant is pertinent, q.rule if q else [d.span.text for d in r.annotations.questions]
 
 
 @pytest.mark.parametrize(
