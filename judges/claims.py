@@ -317,10 +317,8 @@ _REPORTED_FINDING = re.compile(
     r"(?:" + _DEGREE + r")+" + _NP.replace("np", "np2")
     # an addition the agent makes to the history or examination: "she also has scrotal erythema", "he has
     # also had brief blurring of vision"
-    + r"|\b(?:she|he)\s+(?:also\s+|now\s+|additionally\s+)(?:has|had)\s+(?:also\s+)?(?:had\s+|developed\s+|noticed\s+)?"
-    r"(?:an?\s+|some\s+)?(?:" + _DEGREE + r")*" + _NP.replace("np", "np3")
-    + r"|\b(?:she|he)\s+(?:has|had)\s+also\s+(?:had\s+|developed\s+|noticed\s+)?(?:an?\s+|some\s+)?(?:" + _DEGREE + r")*"
-    + _NP.replace("np", "np4"),
+    + r"|\b(?:she|he)\s+(?:(?:also|now|additionally)\s+(?:has|had)\s+(?:also\s+)?|(?:has|had)\s+also\s+)"
+    r"(?:had\s+|developed\s+|noticed\s+)?(?:an?\s+|some\s+)?(?:" + _DEGREE + r")*" + _NP.replace("np", "np3"),
     re.I,
 )
 # the same finding placed on a study: "the emphysema on his HRCT", "paint flecks on the abdominal X-ray"
@@ -638,7 +636,7 @@ class ClaimExtractor:
         for m in _REPORTED_FINDING.finditer(text):
             if m.group("study") and self._case_has_study(m.group("study")):
                 continue  # "the CT shows ...": the case's own CT fact owns the sentence, however it is named
-            grp = next(g for g in ("np", "np2", "np3", "np4") if m.group(g))
+            grp = next(g for g in ("np", "np2", "np3") if m.group(g))
             np_ = m.group(grp)
             if np_.split()[0].lower() in _NP_VERB:
                 continue  # "he has also been taking ibuprofen", "she had admitted it": not a finding

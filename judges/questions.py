@@ -968,10 +968,14 @@ class QuestionReader:
         mimic in the differential (Todd's paresis beside a stroke) does not, nor does a fact that denies syncope."""
         return bool(_DRIVING_CONDITION.search(" ".join(self.know.case.gold.diagnosis.all_names)))
 
+    @functools.cached_property
+    def _case_texts(self) -> list[str]:
+        """Every diagnosis name and every fact name and statement of the case (read by _case_mentions)."""
+        return [*self._dx_names, *(t for f in self.know.case.facts for t in (*f.all_names, f.statement))]
+
     def _case_mentions(self, rx: re.Pattern[str]) -> bool:
         """Whether any fact (names and statement) or diagnosis name of the case matches rx."""
-        hay = [*self._dx_names, *(t for f in self.know.case.facts for t in (*f.all_names, f.statement))]
-        return any(rx.search(t) for t in hay)
+        return any(rx.search(t) for t in self._case_texts)
 
     def _infectious_case(self) -> bool:
         """Whether an infection is among the case's diagnoses, or a fact already concerns travel or animals."""

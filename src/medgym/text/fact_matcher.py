@@ -175,6 +175,11 @@ def inflection_variants(name: str) -> list[str]:
     return [f"{head} {v}".strip() for v in (stem, stem + "ed")]
 
 
+# Common words written like an acronym alias in lower case: the pronoun "us" is not "US" (ultrasound), a
+# pet is not "PET" (the scan). Matching is case-insensitive, so these are skipped by their exact spelling.
+_WORDS_NOT_ACRONYMS = frozenset({"us", "pet", "pets", "Pet", "Pets"})
+
+
 def _alias_body(alias: str) -> str:
     parts = re.split(r"[\s\-–—]+", alias.strip())
     return r"[\s\-–—]?".join(re.escape(p) for p in parts if p)
@@ -209,8 +214,8 @@ class Lexicon:
             return []
         out = []
         for m in self._re.finditer(text):
-            if m.group(0) in ("us", "pet", "pets", "Pet", "Pets"):
-                continue  # the pronoun, not "US" (ultrasound); an animal, not "PET" (the scan)
+            if m.group(0) in _WORDS_NOT_ACRONYMS:
+                continue
             k = self.key(m.group(0))
             hits = self._by_alias.get(k)
             if hits is None:  # plural suffix or separator variant: strip and retry
