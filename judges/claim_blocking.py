@@ -79,7 +79,7 @@ _AFTER_HEDGE = re.compile(
 # 1 L over 4 h."), and a number followed by a treatment is a dose ("100% O2", "20 mL/kg saline").
 _IMPERATIVE_START = re.compile(
     r"^\W*(?:(?:meanwhile|then|also|now|first|next|and|so|in\s+the\s+meantime|immediately|urgently)\s*,?\s+)*"
-    r"(?:please\s+)?(?:start|give|begin|commence|administer|continue|stop|hold|withhold|catheteri[sz]e|insert|refer|"
+    r"(?:please\s+)?(?:start|give|begin|commence|administer|continue|cont|stop|hold|withhold|catheteri[sz]e|insert|refer|"
     r"admit|treat|keep|aim|prescribe|monitor|escalate|resuscitate|transfuse|replace|correct)\b",
     re.I,
 )
@@ -112,9 +112,11 @@ _DEADLINE_BEFORE = re.compile(
 # a follow-up interval of the plan: "repeat the venous level in 1–3 months", "review in 2 weeks"
 _SCHEDULE_BEFORE = re.compile(
     r"\b(?:repeat\w*|re-?check\w*|review\w*|follow[\s-]?up|re-?test\w*|re-?imag\w*|re-?assess\w*|again|"
-    r"re-?measur\w*|monitor\w*|f/u)\b[^.;:?!]{0,60}\bin\s+(?:about\s+|another\s+|the\s+next\s+)?$"
-    # terse notes drop the "in": "f/u 1 wk", "recheck 48 h", "FVC q4-6h" (every 4-6 hours)
-    r"|(?:\b(?:repeat|re-?check|review|follow[\s-]?up)|\bf/u)\s+$|\bq\s*$",
+    r"re-?measur\w*|monitor\w*|f/u|re-[a-z]+)\b[^.;:?!]{0,60}\bin\s+(?:about\s+|another\s+|the\s+next\s+)?$"
+    # terse notes drop the "in" and may name the test between: "f/u 1 wk", "recheck 48 h", "repeat CT 24 h",
+    # "repeat EGD 8 wk", "F/u OB 1 wk", "observe 4 h", "FVC q4-6h" (every 4-6 hours)
+    r"|(?:\b(?:repeat|re-?check|review|follow[\s-]?up|re-[a-z]+)|\bf/u)(?:\s+[A-Za-z][\w/&-]{0,12}){0,2}\s+$"
+    r"|\b(?:observe|observation|obs)\s+(?:for\s+)?$|\bq\s*$",
     re.I,
 )
 _TIME_UNITS = ("h", "d", "wk", "min", "mo", "month", "months", "y", "yr")
@@ -128,6 +130,8 @@ def _scheduled(text: str, q: Quantity) -> bool:
     timed = normalize_unit(q.unit) in _TIME_UNITS or (q.unit is None and _TIME_WORD_AFTER.match(text[q.end :]))
     if not timed:
         return False
+    if re.match(r"\s*(?:[a-z]+\s+)?ago\b", text[q.end : q.end + 16], re.I):
+        return False  # "repeat Hb 2 weeks ago": what happened
     if normalize_unit(q.unit) in ("h", "d", "wk", "min") and _DEADLINE_BEFORE.search(text[max(0, q.start - 25) : q.start]):
         return True
     return bool(_SCHEDULE_BEFORE.search(text[max(0, q.start - 90) : q.start]))
@@ -142,7 +146,18 @@ _PLAN_CUE = re.compile(
     re.I,
 )
 _PLAN_UNITS = frozenset({"h", "d", "wk", "min", "l", "ml", "ml/h", "l/min", "%", "ml/kg", "ml/kg/h"})
+_DOSE_THEN_FOR = re.compile(r"\d\s*(?:mg|g|mcg|µg|units?|mg/kg|g/kg)\b(?:\s+[\w/]+){0,3}?\s+for\s+$", re.I)
 _PLAN_HISTORY = re.compile(r"\b(?:has|had|have|was|were|been|took|ago|since|previous(?:ly)?|already)\b", re.I)
+
+
+def _dose_course(text: str, q: Quantity) -> bool:
+    """Whether a duration right after a dose is the course of a treatment ordered ("IV methylprednisolone 1 g
+    for 5 days"). Only asked of a duration the case does not state: "ibuprofen 800 mg tds for 10 days" as
+    the released history stays a supported claim."""
+    lead = re.split(r"[.;:!?]\s", text[max(0, q.start - 60) : q.start])[-1]
+    unit = normalize_unit(q.unit) if q.unit else None
+    timed = unit in ("h", "d", "wk") or bool(_TIME_WORD_AFTER.match(text[q.end :]))
+    return timed and bool(_DOSE_THEN_FOR.search(lead)) and not _PLAN_HISTORY.search(lead) and not _TAKING_BEFORE.search(lead)
 
 
 def _plan_quantity(text: str, q: Quantity) -> bool:

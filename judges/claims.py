@@ -49,6 +49,7 @@ from medgym.judges.claim_blocking import (
     _TAKING_BEFORE,
     _THRESHOLD_AFTER,
     _blocked,
+    _dose_course,
     _hedged_reading,
     _ordered_here,
     _plan_quantity,
@@ -174,6 +175,7 @@ __all__ = [
     "_fact_negated_keywords",
     "_is_attribute_number",
     "_ordered_here",
+    "_dose_course",
     "_scheduled",
     "_squash",
     "_sub_sentence",
@@ -392,28 +394,52 @@ def _attributed(before: str) -> bool:
     return bool(_REPORTED_BEFORE.search(before) or _SOURCE_POSSESSIVE.search(before))
 
 
+# the words that name an absolute change right before its size: "a drop of 32 mmHg", "fallen by 11"
+_CHANGE_BEFORE = re.compile(
+    r"\b(?:(?:drop|fall|rise|increase|decrease|reduction|change)\s+of|(?:fallen|dropped|risen|fell|rose|"
+    r"increased|decreased|gone\s+(?:up|down))\s+(?:by\s+)?|down\s+by|up\s+by)\s*(?:about\s+|around\s+|roughly\s+|~\s*)?$",
+    re.I,
+)
+_PRESSURE_PAIR = re.compile(r"(?<![\w./])(\d{2,3})\s*/\s*\d{2,3}(?![\w/])")
+_DOWN_WORDS = frozenset(
+    {"drop", "dropped", "fall", "fallen", "fell", "reduction", "reduced", "decrease", "decreased", "lower", "down",
+     "below", "under"}
+)
 _CHANGE_WORD = re.compile(
-    r"\b(?:drop|fall|fallen|fell|reduction|reduced|decrease|decreased|lower|down|rise|risen|rose|increase|"
+    r"\b(?:drop|dropped|fall|fallen|fell|reduction|reduced|decrease|decreased|lower|down|rise|risen|rose|increase|"
     r"increased|higher|up|above|below|over|under)\b",
     re.I,
 )
 
 
-def _percent_change(text: str, q: Quantity, qs: list[Quantity]) -> str | None:
-    """Why a percentage is the change between two values stated in the same sentence ("fallen to 1.8
-    from 5.9 mg/L, roughly a 70% drop", "168 µmol/L, about 60% above her baseline of 105"), else None.
-    The two values are judged as claims of their own; the percentage only has to follow from them."""
+def _percent_change(text: str, q: Quantity, qs: list[Quantity], released: tuple[float, ...] = ()) -> str | None:
+    """Why a number is the change between two values, else None: a percentage between two values stated
+    in the same sentence ("fallen to 1.8 from 5.9 mg/L, roughly a 70% drop", "from 105 to 168 µmol/L, a
+    rise of 60%"), or an absolute change between a value of the sentence and another of the sentence or
+    of the released context ("fell from 118 to 86 mmHg, a drop of 32 mmHg"; "86/54, a drop of 32 mmHg
+    since the nitroglycerin" when 118 was released: any number of the released text). The values are judged as claims of their own; the
+    change only has to follow from them. A "from X to Y" range counts as its two values."""
     near = text[max(0, q.start - 20) : q.start] + " " + text[q.end : q.end + 30]
-    if normalize_unit(q.unit) != "%" or not _CHANGE_WORD.search(near):
+    words = {w.lower() for w in _CHANGE_WORD.findall(near)}
+    if not words:
         return None
-    others = [o for o in qs if o is not q and normalize_unit(o.unit) != "%" and o.value]
-    for a in others:
-        for b in others:
-            if a is b or b.value == 0:
-                continue
-            change = abs(a.value - b.value) / abs(b.value) * 100
-            if abs(change - q.value) <= max(3.0, 0.08 * q.value):
-                return f"{q.value:g}% is the change from {b.value:g} to {a.value:g} stated in the sentence"
+    down, up = bool(words & _DOWN_WORDS), bool(words - _DOWN_WORDS)
+    pct = normalize_unit(q.unit) == "%"
+    here = [v for o in qs if o is not q and normalize_unit(o.unit) != "%" for v in (o.value, o.upper) if v]
+    here += [float(m.group(1)) for m in _PRESSURE_PAIR.finditer(text)]  # "86/54": the systolic
+    if not pct and not _CHANGE_BEFORE.search(text[max(0, q.start - 25) : q.start]):
+        return None  # an absolute change is named as one: "a drop of 32", "fallen by 11"
+    # the sentence's own pairs first; then a value of the sentence against one of the released text (a small
+    # change could join two unrelated numbers of the context by chance: the sentence's own only)
+    others = (here, () if pct or q.value < 5 else released)
+    for pool in others:
+        for a in here:
+            for b in pool:
+                if b == a or b == 0 or (down and not up and b < a) or (up and not down and b > a):
+                    continue  # a drop is from a higher value (b) to the one stated (a), a rise the other way
+                change = abs(a - b) / abs(b) * 100 if pct else abs(a - b)
+                if abs(change - q.value) <= (max(3.0, 0.08 * q.value) if pct else max(0.05, 0.02 * q.value)):
+                    return f"{q.value:g}{'%' if pct else ''} is the change between {b:g} and {a:g}"
     return None
 
 
@@ -1118,9 +1144,9 @@ class ClaimExtractor:
             and (_PRESCRIBING.search(_sub_sentence(text, q.start)) or _PLAN_LABEL.match(text))
         ):
             return None  # "IV furosemide 80 bid", "P: aspirin 300, ticagrelor 180": a dose without its unit
-        if status in ("unsupported", "contradicted") and (pct := _percent_change(text, q, qs)):
+        if status in ("unsupported", "contradicted") and (pct := _percent_change(text, q, qs, tuple(tc.context_numbers))):
             status, rule = "supported", pct  # "1.8 from 5.9 mg/L, roughly a 70% drop": derived, not invented
-        if status == "unsupported" and _scheduled(text, q):
+        if status == "unsupported" and (_scheduled(text, q) or _dose_course(text, q)):
             return None  # "an angiogram within 24 hours", "repeat the level in 1–3 months": the plan's timing
         if seg.section != "evidence" and (item == "number" or item.startswith("term:")) and _plan_quantity(text, q):
             return None  # "IV fluids 1 L over 4 hours", "Running IVF 250 mL/h": the treatment ordered

@@ -35,7 +35,7 @@ _HEADINGS: list[tuple[Section, re.Pattern[str]]] = [
         r"^(?:rationale|reasoning|justification|basis|why|supporting\s+data|evidence\s+from\s+this\s+case.*)$",
         re.I)),
     ("plan", re.compile(
-        r"^(?:(?:recommended\s+|suggested\s+|immediate\s+)?next\s+steps|plan|management(?:\s+plan)?|"
+        r"^(?:(?:recommended\s+|suggested\s+|immediate\s+)?next\s+steps|next|plan|management(?:\s+plan)?|"
         r"recommendations?|recommended|treatment|follow[\s-]?up(?:\s+plan)?|recommended\s+management|"
         r"actions?|to\s+do|disposition)$", re.I)),
     ("questions", re.compile(
@@ -412,7 +412,13 @@ QUESTION_RX = re.compile(
     r"^(?:check|order|send|obtain|request|arrange|measure|repeat|rpt|recheck|get|perform|add)\b"
     # "Repeat early-morning ACR is 16 mg/mmol": the repeat test's result, not an order for it
     r"(?![^.?!;]{0,50}\b(?:is|was|are|were|came\s+back|returned|showed|shows)\s+(?:now\s+|only\s+|still\s+)?"
-    r"(?:\d|(?:normal|negative|positive|unchanged|raised|elevated|low|high)\b))|"
+    r"(?:\d|(?:normal|negative|positive|unchanged|raised|elevated|low|high)\b)"
+    # "Repeat early-morning ACR 16.", "Repeat K 6.3 mmol/L on the gas": the repeat's value right after the
+    # test's name, not a time ("Repeat BMP 6h", "repeat venous in 1–3 mo" stay orders)
+    r"|(?:\s+(?:on\s+(?:the\s+)?)?(?!(?:after|in|at|for|post|before|within|until|every|by|x|q)\b)[A-Za-z*][\w/&*-]*){1,4}?"
+    r"\s+\**\d+(?:\.\d+)?\**(?!\d|\.\d)"
+    r"(?!\s*(?:[-–]|to)?\s*\d*\s*(?:h|hrs?|hours?|hourly|d|days?|daily|wks?|weeks?|weekly|mo|mos|months?|mins?|minutes?|"
+    r"am|pm|y|yrs?|years?)\b))|"
     r"^(?:please\s+)?(?:also\s+)?(?:cross-?match|group\s+and\s+(?:save|cross-?match))\b|"
     r"(?:^|:\s*|\bplease\s+)(?:also\s+)?ask\s+(?:the\s+|a\s+|an\s+)?(?:on-?call\s+)?[\w-]+(?:\s+[\w-]+)?\s+to\s+"
     r"(?:see|review|assess|examine|come)\b|"

@@ -1,0 +1,118 @@
+"""Round 48 (session 14; tuned on sets 1-117 while 118-121 were unopened).
+
+The claim layer read three kinds of plan and arithmetic as invented numbers, and missed common exam
+signs; the request reader read a repeat test's reported value as an order for it.
+
+- A stated change ("a drop of 32 mmHg", "fallen by 11", "a rise of 60%") follows from two values: of the
+  sentence, or one of the sentence and one of the released text. Every author labels it supported.
+- The timing of a plan is not a patient fact: under a bare "Next:" label, after "Cont", after a repeat
+  word that names the test ("repeat CT 24 h", "F/u OB 1 wk", "Pls re-US in 24 h"), after "observe", and
+  the course of a dose ordered ("IV methylprednisolone 1 g for 5 days").
+- "Repeat early-morning ACR 16." reports the repeat's result; "Repeat BMP 6h." orders it.
+- Exam signs by system (pronator drift, site tenderness, a skin break, urate crystals, osteopenia, palmar
+  crease pigmentation) join the general lexicon, so an invented one is an unsupported claim.
+"""
+
+from __future__ import annotations
+
+import pytest
+from rules_support import claims_of, claims_on
+
+from medgym.judges.questions import is_request
+from medgym.judges.textrules import segment_reply
+
+STEMI = "card-101-stemi-inferior"
+ADHF = "card-103-adhf-nsaid"
+
+
+def _halluc(case_id: str, reply: str, cond: str = "baseline") -> list[str]:
+    return [c.span.text for c in claims_of(case_id, [reply], cond) if c.hallucinated]
+
+
+# ---- derived changes
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Inferior STEMI. He is hypotensive at 86/54, a drop of 32 mmHg since the nitroglycerin.",
+        "Inferior STEMI. He is hypotensive at 86 systolic, having dropped 32 mmHg after the GTN spray.",
+        "Inferior STEMI. His systolic fell from 118 to 86 mmHg after GTN, a drop of 32 mmHg.",
+    ],
+)
+def test_a_stated_drop_that_follows_from_released_values_is_supported(reply):
+    assert not [t for t in _halluc(STEMI, reply) if "32" in t], _halluc(STEMI, reply)
+
+
+def test_a_stated_drop_that_does_not_follow_is_still_invented():
+    reply = "Inferior STEMI. He is hypotensive at 86/54, a drop of 45 mmHg since the nitroglycerin."
+    assert [t for t in _halluc(STEMI, reply) if "45" in t], _halluc(STEMI, reply)
+
+
+def test_a_percentage_rise_between_the_two_ends_of_a_range_is_supported():
+    ok = "ADHF. Ibuprofen pushed her creatinine from 105 to 168 µmol/L, a rise of 60%."
+    bad = "ADHF. Ibuprofen pushed her creatinine from 105 to 168 µmol/L, a rise of 85%."
+    assert not [t for t in _halluc(ADHF, ok) if "60" in t], _halluc(ADHF, ok)
+    assert [t for t in _halluc(ADHF, bad) if "85" in t], _halluc(ADHF, bad)
+
+
+# ---- the plan's timing
+
+
+@pytest.mark.parametrize(
+    ("reply", "number"),
+    [
+        ("ADHF from ibuprofen. Evidence: orthopnoea, BNP. Next: IV furosemide, stop ibuprofen, U&E in 24 h.", "24"),
+        ("ADHF from ibuprofen.\nNext: IV furosemide (cont 48h), daily weights.", "48"),
+        ("ADHF from ibuprofen.\nCont furosemide 5 days then review.", "5"),
+        ("ADHF from ibuprofen.\nPlan:\n- repeat CXR 48 h\n- F/u HF clinic 2 wk", "48"),
+        ("ADHF from ibuprofen.\n- F/u HF clinic 2 wk", "2"),
+        ("ADHF from ibuprofen. Pls re-echo in 6 wk.", "6"),
+        ("ADHF from ibuprofen. Observe 6 h on the ward, then reassess.", "6"),
+        ("ADHF from ibuprofen. 1. IV furosemide 80 mg for 3 days, then oral.", "3"),
+    ],
+)
+def test_the_timing_of_a_plan_is_not_a_patient_fact(reply, number):
+    assert not [t for t in _halluc(ADHF, reply) if number in t], _halluc(ADHF, reply)
+
+
+def test_an_invented_duration_of_the_patients_own_history_is_still_a_claim():
+    reply = "ADHF. She has been taking ibuprofen 400 mg for 23 days."
+    assert [t for t in _halluc(ADHF, reply) if "23" in t], _halluc(ADHF, reply)
+
+
+# ---- a repeat's reported value
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("Repeat early-morning ACR 16.", False),
+        ("Repeat K on VBG 6.3 mmol/L with no haemolysis.", False),
+        ("Repeat ACR 16 mg/mmol — persistent albuminuria.", False),
+        ("Repeat BMP 6h.", True),
+        ("Repeat ECG 2 hourly.", True),
+        ("Repeat venous lead in 1–3 mo.", True),
+        ("Recheck lead at 36-mo visit.", True),
+        ("Repeat FBC and U&E.", True),
+    ],
+)
+def test_a_repeat_with_its_value_reports_the_result(text, asks):
+    assert is_request(segment_reply(text)[0])[0] is asks
+
+
+# ---- exam signs in the general lexicon
+
+
+@pytest.mark.parametrize(
+    ("reply", "word"),
+    [
+        ("Inferior STEMI. He is tender in the epigastrium.", "epigastri"),
+        ("Inferior STEMI. Mild L pronator drift on exam.", "pronator drift"),
+        ("Inferior STEMI. He has hyperpigmented palmar creases.", "palmar"),
+        ("Inferior STEMI. His DEXA shows osteopenia at the hip.", "osteopenia"),
+    ],
+)
+def test_an_invented_exam_sign_is_an_unsupported_claim(reply, word):
+    cl = claims_on(claims_of(STEMI, [reply]), word)
+    assert cl and cl[0].status == "unsupported", [(c.span.text, c.status) for c in claims_of(STEMI, [reply])]
