@@ -96,6 +96,12 @@ _MANAGEMENT_CHOICE = re.compile(
     r"no\s+need\s+for|no\s+indication\s+for|not\s+(?:needing|requiring))\s+(?:\w+\s+){0,2})$",
     re.I,
 )
+# "HbA1c 5.3%, arguing against pre-existing diabetes", "reassuring against X": what a result weighs against
+_ARGUED_AGAINST = re.compile(
+    r"\b(?:(?:argu(?:es|ing|ed)|speaks?|speaking|points?|pointing|reassur\w*|weighs?|weighing|count(?:s|ing)?|"
+    r"evidence|goes|going)\s+)?against\s+(?:(?:a|an|the|any|overt|true|underlying|significant)\s+)?$",
+    re.I,
+)
 # units of a drug dose: an invented dose is a prescription, not a patient fact
 _DOSE_UNITS = frozenset({"mg", "g", "mcg", "µg", "ug", "microgram", "micrograms", "mg/kg"})
 # an inline plan label inside a paragraph ("… lid lag. Next steps: carbimazole 20 mg, TFTs in 4–6 weeks"):
@@ -289,6 +295,8 @@ def _blocked(
         return "conditional"
     if _CLAIM_HEDGE.search(before):
         return "hedged"
+    if not numeric and _ARGUED_AGAINST.search(text[max(0, pos - 40) : pos]):
+        return "a hypothesis argued against ('arguing against pre-existing diabetes'), not a patient fact"
     if _MANAGEMENT_CHOICE.search(before) and not numeric:
         return "management choice (what to give or not give), not a patient fact"
     if GENERIC_RX.search(clause) and not (numeric and _remarks_on_value(text, pos, end, c0, c1)):

@@ -258,6 +258,11 @@ _DISEASE_TERM = re.compile(
     r"thrombosis|\bDVT\b|lupus|deficiency|failure|infarction|embolism|asthma|COPD|hepatitis|anaemia|anemia",
     re.I,
 )
+_DRUG_LEVEL_AFTER = re.compile(r"\s*(?:serum\s+|plasma\s+|trough\s+|blood\s+)?(?:levels?|concentrations?)\b", re.I)
+# a case fact about the patient's past ("previous venous thromboembolism"), or a mention that says it is past
+_PAST_FACT = re.compile(
+    r"^(?:previous|prior|past)\b|\b(?:previous|prior|past|history|pre-?existing|known|hx|h/o|diagnosed|dx|ago)\b", re.I
+)
 _HAS_DISEASE_BEFORE = re.compile(
     r"\b(?:(?:he|she|they|patient)\s+(?:has|had|have)|(?:is|was)\s+(?:a\s+)?known|PMH|PMHx|background|hx|h/o)\b"
     r"[^.;:]{0,20}$",
@@ -1512,6 +1517,8 @@ class ClaimExtractor:
             return None
         if _TREATMENT_AFTER.match(text[e:]):
             return None  # "no platelet transfusion", "potassium replacement": the treatment, not the finding
+        if fact is not None and fact.category == FactCategory.medication and _DRUG_LEVEL_AFTER.match(text[e:]):
+            return None  # "lamotrigine level 6.2 mg/L": the drug's serum level, a test of its own, not the prescription
         if is_test and _COMPOUND_AFTER.match(text[e:]):
             return None
         if is_test and item.startswith("term:") and re.match(r"[\s-]*deficien", text[e : e + 14], re.I):
@@ -1550,6 +1557,15 @@ class ClaimExtractor:
             # disease the record does not name, weighed in the reasoning. Only a history ("known
             # hypertension", "her diabetes", "he has CKD") asserts it about the patient; restating a
             # disease the record does name ("type 2 diabetes") stays a supported claim.
+            return None
+        if (
+            status in ("contradicted", "unsupported") and fact is not None and _PAST_FACT.match(fact.name)
+            and not _PAST_FACT.search(text[s:e]) and not _PAST_FACT.search(clause)
+            and not (_HISTORY_BEFORE.search(text[max(0, s - 40) : s]) or _POSSESSIVE_HISTORY.search(text[max(0, s - 30) : s])
+                     or _HAS_DISEASE_BEFORE.search(text[max(0, s - 30) : s]))
+        ):
+            # "probable left leg DVT", "Clinical DVT: swollen, tender calf": the disease now, weighed in the
+            # reasoning, against a case fact about the past ("no previous VTE"); only a history asserts it
             return None
         plan_line = seg.section == "plan" or _PLAN_LABEL.match(text) or (
             seg.label.strip().lower() in ("a/p", "a&p", "plan", "next", "p")

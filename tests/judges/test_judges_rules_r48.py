@@ -11,6 +11,9 @@ signs; the request reader read a repeat test's reported value as an order for it
 - "Repeat early-morning ACR 16." reports the repeat's result; "Repeat BMP 6h." orders it.
 - Exam signs by system (pronator drift, site tenderness, a skin break, urate crystals, osteopenia, palmar
   crease pigmentation) join the general lexicon, so an invented one is an unsupported claim.
+- What a result argues against ("HbA1c 5.3%, arguing against pre-existing diabetes") is a hypothesis; a
+  disease named now ("probable left leg DVT") does not assert the past history a case fact denies ("no
+  previous VTE"); "lamotrigine level 6.2 mg/L" is the level, not the prescription.
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ from medgym.judges.textrules import segment_reply
 
 STEMI = "card-101-stemi-inferior"
 ADHF = "card-103-adhf-nsaid"
+PE = "pulm-102-pulmonary-embolism"
+LTG = "neur-103-lamotrigine-contraceptive"
+GDM = "obgyn-207-gestational-diabetes"
 
 
 def _halluc(case_id: str, reply: str, cond: str = "baseline") -> list[str]:
@@ -116,3 +122,30 @@ def test_a_repeat_with_its_value_reports_the_result(text, asks):
 def test_an_invented_exam_sign_is_an_unsupported_claim(reply, word):
     cl = claims_on(claims_of(STEMI, [reply]), word)
     assert cl and cl[0].status == "unsupported", [(c.span.text, c.status) for c in claims_of(STEMI, [reply])]
+
+
+# ---- hypotheses and the patient's past
+
+
+@pytest.mark.parametrize(
+    ("case_id", "reply"),
+    [(PE, "PE. Probable left leg DVT as the source."), (PE, "PE.\n- Clinical DVT: swollen, tender left calf"),
+     (GDM, "GDM. HbA1c 5.3%, arguing against pre-existing diabetes."),
+     (GDM, "GDM. Her HbA1c is reassuring against pre-existing diabetes.")],
+)
+def test_a_disease_weighed_now_does_not_assert_a_denied_past_history(case_id, reply):
+    cl = [c for c in claims_of(case_id, [reply]) if c.hallucinated and c.kind == "factual"]
+    assert not cl, [(c.span.text, c.rule) for c in cl]
+
+
+@pytest.mark.parametrize("reply", ["PE. She has had a previous DVT.", "PE. She has a history of DVT.", "PE. Known DVT."])
+def test_a_past_history_the_case_denies_is_still_contradicted(reply):
+    cl = claims_on(claims_of(PE, [reply]), "DVT")
+    assert cl and cl[0].status == "contradicted", [(c.span.text, c.status) for c in claims_of(PE, [reply])]
+
+
+def test_a_drug_level_is_not_a_claim_that_the_patient_takes_the_drug():
+    cl = claims_of(LTG, ["Interaction with the pill. Her lamotrigine level is 6.2 mg/L."], "O")
+    assert [(c.item, c.kind) for c in cl if "lamotrigine" in c.span.text.lower() or "6.2" in c.span.text] == [
+        ("lamotrigine_level", "numeric")
+    ], [(c.span.text, c.item, c.kind) for c in cl]
