@@ -91,8 +91,9 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
 # before any tuning on it: the pooled fit fell to 0.8346 and 0.8398 (110-113 alone: update 0.752, initiation
 # 0.721, with "outside name" labelled twice and never matched). Raise them again once the fit recovers.
 # Session 14 lowered propagation from 0.71 to 0.70 when set 114-117 joined the same way (pooled fit 0.7070;
-# 114-117 alone 0.588, hallucinated claims P 0.79 R 0.78).
-TUNING_FLOORS = {"initiation": 0.83, "propagation": 0.70, "interaction": 0.82, "diagnosis_update": 0.83}
+# 114-117 alone 0.588, hallucinated claims P 0.79 R 0.78); round 48 brought the fit back (initiation 0.8430,
+# propagation 0.7149), so both floors are 0.84 / 0.71 again. Update stays at 0.83 (fit 0.8315).
+TUNING_FLOORS = {"initiation": 0.84, "propagation": 0.71, "interaction": 0.82, "diagnosis_update": 0.83}
 
 
 @pytest.fixture(scope="module")
