@@ -60,9 +60,17 @@ _REPORTED_AFTER = re.compile(
 )
 
 
+# "Platelets, bilirubin and the abdominal exam — please chase.": a list of what is asked for, then the ask
+_TRAILING_ASK = re.compile(
+    r"(?:[—–:,]|\s-)\s*(?:please|pls|plz)\s+(?:chase|send|check|confirm|arrange|repeat|obtain|request|order|expedite)"
+    r"(?:\s+(?:them|these|it|both|all|urgently|today|now))*\s*[.!]?\s*$",
+    re.I,
+)
+
+
 def _request_start(seg: Segment) -> int | None:
     """Offset from which a segment asks for something (0 for a whole question), else None."""
-    if seg.text.rstrip().endswith("?") or seg.section == "questions":
+    if seg.text.rstrip().endswith("?") or seg.section == "questions" or _TRAILING_ASK.search(seg.text):
         return 0
     m = QUESTION_RX.search(seg.text)
     return m.start() if m else None

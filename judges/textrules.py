@@ -454,7 +454,7 @@ GENERIC_RX = re.compile(
     r"may\s+cause|causes|is\s+associated|are\s+associated|is\s+a\s+(?:common|recognised|recognized|known|"
     r"classic)|are\s+(?:common|known)|characteristically|would\s+(?:show|be|expect|typically|usually|cause)|"
     r"is\s+known\s+to|patients\s+with|people\s+with|in\s+most\s+cases|"
-    r"can(?:not)?\s+(?:miss|show|cause|be|appear|present|mimic|occur|produce|give))\b",
+    r"can(?:not)?\s+(?:miss|show|cause|be|appear|present|mimic|occur|produce|give|reflect|represent|indicate))\b",
     re.I,
 )
 MISSING_RX = re.compile(

@@ -14,12 +14,14 @@ signs; the request reader read a repeat test's reported value as an order for it
 - What a result argues against ("HbA1c 5.3%, arguing against pre-existing diabetes") is a hypothesis; a
   disease named now ("probable left leg DVT") does not assert the past history a case fact denies ("no
   previous VTE"); "lamotrigine level 6.2 mg/L" is the level, not the prescription.
+- "Platelets, bilirubin and the abdominal exam — please chase." asks for all it names; what a result "can
+  reflect" is general knowledge.
 """
 
 from __future__ import annotations
 
 import pytest
-from rules_support import claims_of, claims_on
+from rules_support import claims_of, claims_on, judge_replies
 
 from medgym.judges.questions import is_request
 from medgym.judges.textrules import segment_reply
@@ -29,6 +31,7 @@ ADHF = "card-103-adhf-nsaid"
 PE = "pulm-102-pulmonary-embolism"
 LTG = "neur-103-lamotrigine-contraceptive"
 GDM = "obgyn-207-gestational-diabetes"
+MALARIA = "id-203-falciparum-malaria"
 
 
 def _halluc(case_id: str, reply: str, cond: str = "baseline") -> list[str]:
@@ -149,3 +152,22 @@ def test_a_drug_level_is_not_a_claim_that_the_patient_takes_the_drug():
     assert [(c.item, c.kind) for c in cl if "lamotrigine" in c.span.text.lower() or "6.2" in c.span.text] == [
         ("lamotrigine_level", "numeric")
     ], [(c.span.text, c.item, c.kind) for c in cl]
+
+
+# ---- asks and general knowledge
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["Falciparum malaria. Platelets, bilirubin and the abdominal exam — please chase.",
+     "Falciparum malaria. Bilirubin and the abdominal exam: pls send urgently."],
+)
+def test_a_list_ending_in_an_ask_is_a_request_not_claims(reply):
+    r = judge_replies(MALARIA, "O", [reply])
+    assert not r.annotations.claims, [(c.span.text, c.status) for c in r.annotations.claims]
+    assert len(r.annotations.questions) == 1, [q.span.text for q in r.annotations.questions]
+
+
+def test_what_a_result_can_reflect_is_general_knowledge():
+    reply = "Diabetic kidney disease. Dipstick blood without red cells can reflect free haemoglobin or myoglobin."
+    assert not [c for c in claims_of("neph-103-diabetic-kidney-disease", [reply]) if c.hallucinated]
