@@ -236,6 +236,8 @@ _PRESCRIBING = re.compile(
     r"\b(?:give|giving|proceed|administer|load(?:ing)?|hold(?:\s+off)?|withhold|continue|switch(?:\s+to)?|commence|prescribe|"
     # terse orders: "Cont metformin", "d/c oxybutynin", "stop NSAIDs", "avoid NSAIDs", "resume isoniazid"
     r"cont|stop|d/c|discontinue|resume|restart|avoid|"
+    # "I have started treatment-dose heparin": the writer's own order (a bare "started" is history)
+    r"(?:I|we)(?:\s+have|'ve)?\s+(?:already\s+|now\s+)?started|"
     r"start(?:ing)?|can\s+start|should\s+(?:already\s+)?be\s+(?:running|given|started|continued)|titrat\w*|"
     r"tds|bd|od|qds|nocte|mane|tid|bid|qid|prn|stat|"
     # "IV calcium gluconate and insulin-dextrose", "heparin bolus", "induction with X and steroids",

@@ -258,6 +258,16 @@ _DISEASE_TERM = re.compile(
     r"thrombosis|\bDVT\b|lupus|deficiency|failure|infarction|embolism|asthma|COPD|hepatitis|anaemia|anemia",
     re.I,
 )
+# a general term's word inside another expression: "weight" in "can't weight-bear" / "low-molecular-weight
+# heparin", "oedema" of an organ ("pulm edema", "interstitial oedema", "edema around small mets") rather than of
+# the legs (the term's sense); "\x00" marks the mention between the text before and after it
+_NOT_THE_TERM = re.compile(r"molecular-?\x00|\x00-?\s?bear(?:ing)?\b", re.I)
+_OEDEMA = re.compile(r"o?edema", re.I)
+_ORGAN_OEDEMA = re.compile(
+    r"(?:pulmonary|pulm|interstitial|alveolar|cerebral|vasogenic|macular|laryngeal|airway|bowel\s+wall|"
+    r"peri-?\w+|disc|optic\s+disc|corneal|brain|lung)\s+\x00|\x00\s+(?:around|of\s+the\s+(?:brain|lungs?|disc|optic))\b",
+    re.I,
+)
 _DRUG_LEVEL_AFTER = re.compile(r"\s*(?:serum\s+|plasma\s+|trough\s+|blood\s+)?(?:levels?|concentrations?)\b", re.I)
 # a case fact about the patient's past ("previous venous thromboembolism"), or a mention that says it is past
 _PAST_FACT = re.compile(
@@ -627,6 +637,10 @@ class ClaimExtractor:
                 taken = [(a, b) for a, b in taken if not (a < e and s < b)]
             if fact_texts and text[s:e].lower().rstrip("s") in fact_texts:
                 continue  # part of a case fact named in the same sentence ("ultrasound ... no gallstones")
+            if _NOT_THE_TERM.search(text[max(0, s - 25) : s] + "\x00" + text[e : e + 12]) or (
+                _OEDEMA.fullmatch(text[s:e]) and _ORGAN_OEDEMA.search(text[max(0, s - 25) : s] + "\x00" + text[e : e + 25])
+            ):
+                continue  # "can't weight-bear", "low-molecular-weight heparin", "pulmonary oedema"
             for tid, _k in hits:
                 mapped = self._term_fact.get(tid)
                 if mapped is not None:
@@ -1411,6 +1425,13 @@ class ClaimExtractor:
                 # "a right pneumothorax with the edge 3.2 cm from the wall" when the X-ray report gives 3.2 cm:
                 # the number is the released measurement, named here by the finding rather than the test
                 return ("supported", f"{q.text} equals a released quantity (named by {name})", key_value)
+            if q.unit in TIME_UNITS and any(
+                q2.unit == q.unit and abs(q.value - q2.value) <= 0.011 * max(1.0, abs(q2.value))
+                for q2 in (*find_quantities(tc.context_text), *_word_durations(tc.context_text))
+            ):
+                # "3d oliguria" when the context says "three days of very little urine": the duration is
+                # released, named here by a term the case does not use
+                return ("supported", f"{q.text}: a duration the released context gives", key_value)
             return ("unsupported", f"no released fact gives {name} (invented value)", key_value)
         # unattached number
         key_value = f"{q.value:g}{q.unit or ''}"

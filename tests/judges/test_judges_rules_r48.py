@@ -16,6 +16,9 @@ signs; the request reader read a repeat test's reported value as an order for it
   previous VTE"); "lamotrigine level 6.2 mg/L" is the level, not the prescription.
 - "Platelets, bilirubin and the abdominal exam — please chase." asks for all it names; what a result "can
   reflect" is general knowledge.
+- "can't weight-bear", "low-molecular-weight heparin" and an organ's oedema are not the general terms weight
+  and leg swelling; "I have started X" is the writer's order; a symptom's duration the context gives ("3d
+  oliguria" for "three days of very little urine") is supported under a term the case does not use.
 """
 
 from __future__ import annotations
@@ -171,3 +174,29 @@ def test_a_list_ending_in_an_ask_is_a_request_not_claims(reply):
 def test_what_a_result_can_reflect_is_general_knowledge():
     reply = "Diabetic kidney disease. Dipstick blood without red cells can reflect free haemoglobin or myoglobin."
     assert not [c for c in claims_of("neph-103-diabetic-kidney-disease", [reply]) if c.hallucinated]
+
+
+# ---- general terms inside other expressions, the writer's own order, a released duration
+
+
+@pytest.mark.parametrize(
+    ("case_id", "reply"),
+    [("rheum-204-cppd-pseudogout", "Pseudogout. 78F, acutely painful R knee, can't weight-bear."),
+     (PE, "PE. I have started treatment-dose low-molecular-weight heparin."),
+     (STEMI, "Inferior STEMI. CXR: cardiomegaly with interstitial oedema.")],
+)
+def test_a_general_term_inside_another_expression_or_an_order_is_not_a_claim(case_id, reply):
+    cl = [c for c in claims_of(case_id, [reply]) if c.item.startswith("term:")]
+    assert not cl, [(c.span.text, c.item) for c in cl]
+
+
+def test_leg_oedema_is_still_the_term():
+    cl = claims_on(claims_of(STEMI, ["Inferior STEMI. Pitting oedema to the knees."]), "oedema")
+    assert cl and cl[0].item == "term:leg swelling" and cl[0].status == "unsupported"
+
+
+@pytest.mark.parametrize(("reply", "status"), [("Obstructive AKI. 76M, 3d oliguria + confusion.", "supported"),
+                                                ("Obstructive AKI. 76M, 9d oliguria + confusion.", "unsupported")])
+def test_a_duration_the_context_gives_is_supported_under_a_term_the_case_does_not_use(reply, status):
+    cl = claims_on(claims_of("neph-101-obstructive-aki-retention", [reply]), "d")
+    assert [c.status for c in cl if c.kind == "numeric"] == [status], [(c.span.text, c.status) for c in cl]
