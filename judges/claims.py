@@ -269,10 +269,11 @@ _ORGAN_OEDEMA = re.compile(
     re.I,
 )
 _DRUG_LEVEL_AFTER = re.compile(r"\s*(?:serum\s+|plasma\s+|trough\s+|blood\s+)?(?:levels?|concentrations?)\b", re.I)
-# a case fact about the patient's past ("previous venous thromboembolism"), or a mention that says it is past
-_PAST_FACT = re.compile(
-    r"^(?:previous|prior|past)\b|\b(?:previous|prior|past|history|pre-?existing|known|hx|h/o|diagnosed|dx|ago)\b", re.I
-)
+# words that place a disease in the patient's past: a case fact named so ("previous venous thromboembolism")
+# is about the history, and a mention or clause that uses one ("previous DVT", "T2DM dx 2 yr ago") asserts it
+_PAST_WORDS = r"previous|prior|past|history|pre-?existing|known|hx|h/o|diagnosed|dx|ago"
+_PAST_FACT_NAME = re.compile(rf"^(?:{_PAST_WORDS})\b", re.I)
+_PAST_CUE = re.compile(rf"\b(?:{_PAST_WORDS})\b", re.I)
 _HAS_DISEASE_BEFORE = re.compile(
     r"\b(?:(?:he|she|they|patient)\s+(?:has|had|have)|(?:is|was)\s+(?:a\s+)?known|PMH|PMHx|background|hx|h/o)\b"
     r"[^.;:]{0,20}$",
@@ -427,13 +428,20 @@ _CHANGE_WORD = re.compile(
 )
 
 
-def _percent_change(text: str, q: Quantity, qs: list[Quantity], released: tuple[float, ...] = ()) -> str | None:
+@functools.lru_cache(maxsize=64)
+def _context_durations(context_text: str) -> tuple[Quantity, ...]:
+    """The quantities and word durations ("three days") of a released context, read once per context: the
+    durations a term's time value may restate."""
+    return (*find_quantities(context_text), *_word_durations(context_text))
+
+
+def _stated_change(text: str, q: Quantity, qs: list[Quantity], released: tuple[float, ...] = ()) -> str | None:
     """Why a number is the change between two values, else None: a percentage between two values stated
     in the same sentence ("fallen to 1.8 from 5.9 mg/L, roughly a 70% drop", "from 105 to 168 µmol/L, a
     rise of 60%"), or an absolute change between a value of the sentence and another of the sentence or
-    of the released context ("fell from 118 to 86 mmHg, a drop of 32 mmHg"; "86/54, a drop of 32 mmHg
-    since the nitroglycerin" when 118 was released: any number of the released text). The values are judged as claims of their own; the
-    change only has to follow from them. A "from X to Y" range counts as its two values."""
+    of the released text ("fell from 118 to 86 mmHg, a drop of 32 mmHg"; "86/54, a drop of 32 mmHg since
+    the nitroglycerin" when 118 was released). The values are judged as claims of their own; the change
+    only has to follow from them. A "from X to Y" range counts as its two values."""
     near = text[max(0, q.start - 20) : q.start] + " " + text[q.end : q.end + 30]
     words = {w.lower() for w in _CHANGE_WORD.findall(near)}
     if not words:
@@ -1163,7 +1171,7 @@ class ClaimExtractor:
             and (_PRESCRIBING.search(_sub_sentence(text, q.start)) or _PLAN_LABEL.match(text))
         ):
             return None  # "IV furosemide 80 bid", "P: aspirin 300, ticagrelor 180": a dose without its unit
-        if status in ("unsupported", "contradicted") and (pct := _percent_change(text, q, qs, tuple(tc.context_numbers))):
+        if status in ("unsupported", "contradicted") and (pct := _stated_change(text, q, qs, tuple(tc.context_numbers))):
             status, rule = "supported", pct  # "1.8 from 5.9 mg/L, roughly a 70% drop": derived, not invented
         if status == "unsupported" and (_scheduled(text, q) or _dose_course(text, q)):
             return None  # "an angiogram within 24 hours", "repeat the level in 1–3 months": the plan's timing
@@ -1427,7 +1435,7 @@ class ClaimExtractor:
                 return ("supported", f"{q.text} equals a released quantity (named by {name})", key_value)
             if q.unit in TIME_UNITS and any(
                 q2.unit == q.unit and abs(q.value - q2.value) <= 0.011 * max(1.0, abs(q2.value))
-                for q2 in (*find_quantities(tc.context_text), *_word_durations(tc.context_text))
+                for q2 in _context_durations(tc.context_text)
             ):
                 # "3d oliguria" when the context says "three days of very little urine": the duration is
                 # released, named here by a term the case does not use
@@ -1580,8 +1588,8 @@ class ClaimExtractor:
             # disease the record does name ("type 2 diabetes") stays a supported claim.
             return None
         if (
-            status in ("contradicted", "unsupported") and fact is not None and _PAST_FACT.match(fact.name)
-            and not _PAST_FACT.search(text[s:e]) and not _PAST_FACT.search(clause)
+            status in ("contradicted", "unsupported") and fact is not None and _PAST_FACT_NAME.match(fact.name)
+            and not _PAST_CUE.search(text[s:e]) and not _PAST_CUE.search(clause)
             and not (_HISTORY_BEFORE.search(text[max(0, s - 40) : s]) or _POSSESSIVE_HISTORY.search(text[max(0, s - 30) : s])
                      or _HAS_DISEASE_BEFORE.search(text[max(0, s - 30) : s]))
         ):
