@@ -108,6 +108,11 @@ def _count_lines(path):
     return len(path.read_bytes().splitlines()) if path.exists() else 0
 
 
+def _default_sigint() -> None:
+    """In the child before exec: SIGINT back to its default, as a terminal's process gets it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start_and_wait_for_lines(args: list[str], results, n: int, timeout_s: float = 240, **popen_kw):
     """Start ``medgym ARGS`` and return once ``results`` has ``n`` lines (the run still going)."""
     proc = subprocess.Popen(medgym_cmd(*args), stderr=subprocess.PIPE, **popen_kw)
@@ -172,9 +177,12 @@ def test_ctrl_c_stops_cleanly_and_keeps_results(tmp_path, workers):
         args = ["run", "--out", str(out), "--agents", "llm", "--model", "fake", "--base-url", srv.base_url,
                 "--cases", ",".join(CASES), "--concurrency", "4", "--workers", workers, "--no-report",
                 "--no-progress"]  # fmt: skip
-        # its own process group, so SIGINT reaches the run and its workers as a terminal's Ctrl-C would
+        # its own process group, so SIGINT reaches the run and its workers as a terminal's Ctrl-C would; and
+        # SIGINT's default disposition, as under a terminal: a suite started in the background by a
+        # non-interactive shell (`./.ci/run &`) inherits SIGINT ignored, and Python then never raises
+        # KeyboardInterrupt, so the run would (rightly) carry on to the end
         proc = _start_and_wait_for_lines(args, out / "results.jsonl", 3, stdout=subprocess.PIPE, text=True,
-                                         start_new_session=True)  # fmt: skip
+                                         start_new_session=True, preexec_fn=_default_sigint)  # fmt: skip
         os.killpg(proc.pid, signal.SIGINT)
         _, err = proc.communicate(timeout=60)
         assert proc.returncode == 130, err
