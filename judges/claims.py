@@ -268,6 +268,8 @@ _ORGAN_OEDEMA = re.compile(
     r"peri-?\w+|disc|optic\s+disc|corneal|brain|lung)\s+\x00|\x00\s+(?:around|of\s+the\s+(?:brain|lungs?|disc|optic))\b",
     re.I,
 )
+# a body fluid named before an analyte: "synovial WBC", "CSF protein", "pleural fluid LDH"
+_SPECIMEN_BEFORE = re.compile(r"\b(synovial|CSF|pleural|ascitic|peritoneal|joint)(?:\s+fluid)?\s+$", re.I)
 _DRUG_LEVEL_AFTER = re.compile(r"\s*(?:serum\s+|plasma\s+|trough\s+|blood\s+)?(?:levels?|concentrations?)\b", re.I)
 # words that place a disease in the patient's past: a case fact named so ("previous venous thromboembolism")
 # is about the history, and a mention or clause that uses one ("previous DVT", "T2DM dx 2 yr ago") asserts it
@@ -595,7 +597,9 @@ class ClaimExtractor:
         # an analyte written in a form the case does not list ("Bili 310", "trop 1480") with a number the
         # context does not give is checked, and tracked, as the one valued case fact sharing one of its names
         self._analyte_fact: dict[str, str] = {}
+        self._lexicon_names: dict[str, tuple[str, ...]] = {}  # "term:white cell count" -> its names
         for name, aliases in (lexicon_data().get("analytes") or {}).items():
+            self._lexicon_names[f"term:{name}"] = (name, *(aliases or ()))
             names = {n.lower() for n in (name, *(aliases or ()))}
             owners = [f.id for f in know.case.facts if f.value is not None and names & {n.lower() for n in f.all_names}]
             if len(owners) == 1:
@@ -668,8 +672,33 @@ class ClaimExtractor:
             # the result of a test the case knows ("the biopsy shows class IV disease") is that fact's claim
             if not any(a < e and s0 < b for a, b in taken) and not any(a < e and s0 < b for a, b, *_ in out):
                 out.append((s, e, f"term:{name}", "reported", False))
+        out = [self._specimen_owner(text, o) for o in out]
         out.sort()
         return out
+
+    def _specimen_owner(
+        self, text: str, mention: tuple[int, int, str, str, bool]
+    ) -> tuple[int, int, str, str, bool]:
+        """A blood analyte named after a specimen word ("synovial WBC 18,500", "CSF white cell count") is the
+        case's count in that fluid when exactly one valued fact names both the specimen and the analyte
+        ("synovial fluid white cell count"); otherwise the mention is left as it is."""
+        s, e, item, kind, neg = mention
+        m = _SPECIMEN_BEFORE.search(text[max(0, s - 30) : s])
+        if m is None or kind not in ("fact", "analyte"):
+            return mention
+        fact = self.know.matcher.facts.get(item)
+        if fact is not None:
+            names = {n.lower() for n in fact.all_names}
+        else:
+            names = {n.lower() for n in self._lexicon_names.get(item, ())}
+        specimen = m.group(1).lower()
+        owners = [
+            f.id for f in self.know.case.facts
+            if f.id != item and f.value is not None
+            and any(specimen in g.lower() for g in f.all_names)
+            and any(n in g.lower() for n in names if len(n) > 3 for g in f.all_names)
+        ]
+        return (s, e, owners[0], "fact", neg) if len(owners) == 1 else mention
 
     def _dose_of_drug(self, c: Claim) -> bool:
         """A dose claim on a medication fact ("warfarin 4 mg daily for AF"): the dose is a numeric claim

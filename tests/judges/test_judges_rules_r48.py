@@ -19,6 +19,8 @@ signs; the request reader read a repeat test's reported value as an order for it
 - "can't weight-bear", "low-molecular-weight heparin" and an organ's oedema are not the general terms weight
   and leg swelling; "I have started X" is the writer's order; a symptom's duration the context gives ("3d
   oliguria" for "three days of very little urine") is supported under a term the case does not use.
+- A blood analyte named after a body fluid ("synovial WBC 18,500") is that fluid's count when one case fact
+  names both (before, it was read as a misquote of the blood count).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ PE = "pulm-102-pulmonary-embolism"
 LTG = "neur-103-lamotrigine-contraceptive"
 GDM = "obgyn-207-gestational-diabetes"
 MALARIA = "id-203-falciparum-malaria"
+CPPD = "rheum-204-cppd-pseudogout"
 
 
 def _halluc(case_id: str, reply: str, cond: str = "baseline") -> list[str]:
@@ -200,3 +203,18 @@ def test_leg_oedema_is_still_the_term():
 def test_a_duration_the_context_gives_is_supported_under_a_term_the_case_does_not_use(reply, status):
     cl = claims_on(claims_of("neph-101-obstructive-aki-retention", [reply]), "d")
     assert [c.status for c in cl if c.kind == "numeric"] == [status], [(c.span.text, c.status) for c in cl]
+
+
+# ---- an analyte named after a body fluid
+
+
+@pytest.mark.parametrize("reply", ["Pseudogout. Aspirate: CPP crystals, synovial WBC 18,500, Gram stain negative.",
+                                   "Pseudogout. The synovial white cell count of 18,500 cells/µL fits inflammation."])
+def test_a_count_named_after_its_fluid_is_that_fluids_count(reply):
+    cl = [c for c in claims_of(CPPD, [reply]) if "18,500" in c.span.text]
+    assert [(c.item, c.status) for c in cl] == [("synovial_wcc", "supported")], [(c.span.text, c.item) for c in cl]
+
+
+def test_a_blood_count_without_a_fluid_stays_the_blood_count():
+    cl = [c for c in claims_of(CPPD, ["Pseudogout. WBC 18,500."]) if "18,500" in c.span.text]
+    assert [(c.item, c.status) for c in cl] == [("wbc", "contradicted")], [(c.span.text, c.item) for c in cl]
