@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from medgym.envs.compiler import has_final_diagnosis
@@ -268,6 +269,16 @@ _ORGAN_OEDEMA = re.compile(
     r"peri-?\w+|disc|optic\s+disc|corneal|brain|lung)\s+\x00|\x00\s+(?:around|of\s+the\s+(?:brain|lungs?|disc|optic))\b",
     re.I,
 )
+
+
+def _term_in_another_sense(text: str, s: int, e: int) -> bool:
+    """Whether the general term at text[s:e] is a word of another expression ("weight-bear", "molecular
+    weight") or, for oedema, an organ's ("pulm edema") rather than the legs'. Both patterns anchor on the
+    "\x00" that marks the mention, so one window around it serves both."""
+    around = text[max(0, s - 25) : s] + "\x00" + text[e : e + 25]
+    return bool(_NOT_THE_TERM.search(around) or (_OEDEMA.fullmatch(text[s:e]) and _ORGAN_OEDEMA.search(around)))
+
+
 # a body fluid named before an analyte: "synovial WBC", "CSF protein", "pleural fluid LDH"
 _SPECIMEN_BEFORE = re.compile(r"\b(synovial|CSF|pleural|ascitic|peritoneal|joint)(?:\s+fluid)?\s+$", re.I)
 _DRUG_LEVEL_AFTER = re.compile(r"\s*(?:serum\s+|plasma\s+|trough\s+|blood\s+)?(?:levels?|concentrations?)\b", re.I)
@@ -437,7 +448,7 @@ def _context_durations(context_text: str) -> tuple[Quantity, ...]:
     return (*find_quantities(context_text), *_word_durations(context_text))
 
 
-def _stated_change(text: str, q: Quantity, qs: list[Quantity], released: tuple[float, ...] = ()) -> str | None:
+def _stated_change(text: str, q: Quantity, qs: list[Quantity], released: Sequence[float] = ()) -> str | None:
     """Why a number is the change between two values, else None: a percentage between two values stated
     in the same sentence ("fallen to 1.8 from 5.9 mg/L, roughly a 70% drop", "from 105 to 168 µmol/L, a
     rise of 60%"), or an absolute change between a value of the sentence and another of the sentence or
@@ -450,10 +461,10 @@ def _stated_change(text: str, q: Quantity, qs: list[Quantity], released: tuple[f
         return None
     down, up = bool(words & _DOWN_WORDS), bool(words - _DOWN_WORDS)
     pct = normalize_unit(q.unit) == "%"
-    here = [v for o in qs if o is not q and normalize_unit(o.unit) != "%" for v in (o.value, o.upper) if v]
-    here += [float(m.group(1)) for m in _PRESSURE_PAIR.finditer(text)]  # "86/54": the systolic
     if not pct and not _CHANGE_BEFORE.search(text[max(0, q.start - 25) : q.start]):
         return None  # an absolute change is named as one: "a drop of 32", "fallen by 11"
+    here = [v for o in qs if o is not q and normalize_unit(o.unit) != "%" for v in (o.value, o.upper) if v]
+    here += [float(m.group(1)) for m in _PRESSURE_PAIR.finditer(text)]  # "86/54": the systolic
     # the sentence's own pairs first; then a value of the sentence against one of the released text (a small
     # change could join two unrelated numbers of the context by chance: the sentence's own only)
     others = (here, () if pct or q.value < 5 else released)
@@ -649,9 +660,7 @@ class ClaimExtractor:
                 taken = [(a, b) for a, b in taken if not (a < e and s < b)]
             if fact_texts and text[s:e].lower().rstrip("s") in fact_texts:
                 continue  # part of a case fact named in the same sentence ("ultrasound ... no gallstones")
-            if _NOT_THE_TERM.search(text[max(0, s - 25) : s] + "\x00" + text[e : e + 12]) or (
-                _OEDEMA.fullmatch(text[s:e]) and _ORGAN_OEDEMA.search(text[max(0, s - 25) : s] + "\x00" + text[e : e + 25])
-            ):
+            if _term_in_another_sense(text, s, e):
                 continue  # "can't weight-bear", "low-molecular-weight heparin", "pulmonary oedema"
             for tid, _k in hits:
                 mapped = self._term_fact.get(tid)
@@ -683,8 +692,8 @@ class ClaimExtractor:
         case's count in that fluid when exactly one valued fact names both the specimen and the analyte
         ("synovial fluid white cell count"); otherwise the mention is left as it is."""
         s, e, item, kind, neg = mention
-        m = _SPECIMEN_BEFORE.search(text[max(0, s - 30) : s])
-        if m is None or kind not in ("fact", "analyte"):
+        m = _SPECIMEN_BEFORE.search(text[max(0, s - 30) : s]) if kind in ("fact", "analyte") else None
+        if m is None:
             return mention
         fact = self.know.matcher.facts.get(item)
         if fact is not None:
@@ -1200,7 +1209,7 @@ class ClaimExtractor:
             and (_PRESCRIBING.search(_sub_sentence(text, q.start)) or _PLAN_LABEL.match(text))
         ):
             return None  # "IV furosemide 80 bid", "P: aspirin 300, ticagrelor 180": a dose without its unit
-        if status in ("unsupported", "contradicted") and (pct := _stated_change(text, q, qs, tuple(tc.context_numbers))):
+        if status in ("unsupported", "contradicted") and (pct := _stated_change(text, q, qs, tc.context_numbers)):
             status, rule = "supported", pct  # "1.8 from 5.9 mg/L, roughly a 70% drop": derived, not invented
         if status == "unsupported" and (_scheduled(text, q) or _dose_course(text, q)):
             return None  # "an angiogram within 24 hours", "repeat the level in 1–3 months": the plan's timing
