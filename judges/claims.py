@@ -264,6 +264,10 @@ _DISEASE_TERM = re.compile(
 # the legs (the term's sense); "\x00" marks the mention between the text before and after it
 _NOT_THE_TERM = re.compile(r"molecular-?\x00|\x00-?\s?bear(?:ing)?\b", re.I)
 _OEDEMA = re.compile(r"o?edema", re.I)
+# "24-mo WCC", "at his 2-year WCC": the paediatric well-child check, not a white cell count
+_WELL_CHILD = re.compile(
+    r"(?:\b\d+[\s-]*(?:mo|mos|months?|m|y|yrs?|years?)(?:[\s-]old)?|\b(?:at|for)(?:\s+(?:his|her|the|a))?)\s+\x00", re.I
+)
 _ORGAN_OEDEMA = re.compile(
     r"(?:pulmonary|pulm|interstitial|alveolar|cerebral|vasogenic|macular|laryngeal|airway|bowel\s+wall|"
     r"peri-?\w+|disc|optic\s+disc|corneal|brain|lung)\s+\x00|\x00\s+(?:around|of\s+the\s+(?:brain|lungs?|disc|optic))\b",
@@ -276,7 +280,10 @@ def _term_in_another_sense(text: str, s: int, e: int) -> bool:
     weight") or, for oedema, an organ's ("pulm edema") rather than the legs'. Both patterns anchor on the
     "\x00" that marks the mention, so one window around it serves both."""
     around = text[max(0, s - 25) : s] + "\x00" + text[e : e + 25]
-    return bool(_NOT_THE_TERM.search(around) or (_OEDEMA.fullmatch(text[s:e]) and _ORGAN_OEDEMA.search(around)))
+    return bool(
+        _NOT_THE_TERM.search(around) or (_OEDEMA.fullmatch(text[s:e]) and _ORGAN_OEDEMA.search(around))
+        or (text[s:e] == "WCC" and _WELL_CHILD.search(around))
+    )
 
 
 # a body fluid named before an analyte: "synovial WBC", "CSF protein", "pleural fluid LDH"
@@ -448,6 +455,25 @@ def _context_durations(context_text: str) -> tuple[Quantity, ...]:
     return (*find_quantities(context_text), *_word_durations(context_text))
 
 
+_CLOCK = re.compile(r"\b([01]?\d|2[0-3]):([0-5]\d)\b")  # "08:30"; never "1.25", a decimal
+
+
+@functools.lru_cache(maxsize=64)
+def _clock_minutes(context_text: str) -> tuple[int, ...]:
+    """The clock times of a released context ("last known well at 08:30 ... arrived at 10:20"), in minutes."""
+    return tuple(int(h) * 60 + int(m) for h, m in _CLOCK.findall(context_text))
+
+
+def _clock_interval(context_text: str, q: Quantity) -> bool:
+    """Whether a time span ("110 minutes", "1.8 h") is the interval between two clock times the context
+    gives: "08:30 to 10:20, so 110 minutes from last known well to arrival" derives it."""
+    if q.unit not in ("min", "h"):
+        return False
+    want = q.value * (60 if q.unit == "h" else 1)
+    times = _clock_minutes(context_text)
+    return any(abs(abs(b - a) - want) <= 1 for i, a in enumerate(times) for b in times[i + 1 :])
+
+
 def _stated_change(text: str, q: Quantity, qs: list[Quantity], released: Sequence[float] = ()) -> str | None:
     """Why a number is the change between two values, else None: a percentage between two values stated
     in the same sentence ("fallen to 1.8 from 5.9 mg/L, roughly a 70% drop", "from 105 to 168 µmol/L, a
@@ -494,6 +520,15 @@ _TEST_WORDS = {
     "examination", "exam", "test", "tests", "scan", "ultrasound", "doppler", "imaging", "film", "findings",
     "result", "results", "level", "count", "study", "screen", "panel", "report", "signs", "sign",
 }
+# a sentence about a result, not a history: "Urine positive for amphetamines", "the amphetamine-positive
+# addendum", "amphetamines would not explain the antibodies"
+_RESULT_TALK = re.compile(
+    r"\b(?:positive|negative|detected|screen\w*|urine|tox\w*|assay|addendum|sample|lab(?:oratory)?|result|"
+    r"report(?:ed)?|would\s+not\s+explain|wouldn't\s+explain|even\s+if)\b",
+    re.I,
+)
+# a test's own name, not a finding it reports
+_TEST_NAME_WORD = re.compile(r"^(?:ct|mri|x-?ray|ecg|ekg|echo\w*|ultrasound|uss?|biopsy|culture|serology|ratio|level)$", re.I)
 _CRITERION = re.compile(
     r"\b(?:criteri(?:on|a)|threshold|cut-?off|defin(?:es|ed|ition)|meets?|qualifies|guidelines?)\b", re.I
 )
@@ -969,10 +1004,16 @@ class ClaimExtractor:
                     getattr(self.know.matcher.facts.get(i2), "value", 1) is None for i2 in same
                 ):
                     continue  # without a number, "fever" is the symptom, not the measured temperature
-                if any(a <= seg.start + s < b for a, b in dx_spans) and not (
+                crossing = getattr(self.know.matcher.facts.get(item), "category", None) != FactCategory.family
+                if any(
+                    a <= seg.start + s < b or (crossing and seg.start + s < a < seg.start + e < b) for a, b in dx_spans
+                ) and not (
                     neg and item in self.know.matcher.facts and _DIRECT_NEGATION.search(text[max(0, s - 25) : s])
                 ):
-                    continue  # a diagnosis name; but "no clinical dehydration" denies a finding
+                    # a diagnosis name, or a mention running into one ("*Plasmodium falciparum* malaria"; a
+                    # relative's disease, "mother's autoimmune hypothyroidism", stays family history); but "no
+                    # clinical dehydration" denies a finding
+                    continue
                 f = self.know.matcher.facts.get(item)
                 if _FAMILY_OF.search(text[max(0, s - 40) : s]) and (f is None or f.category != FactCategory.family):
                     continue  # "family history of type 2 diabetes" is about the relatives
@@ -1458,6 +1499,9 @@ class ClaimExtractor:
                     g = know.fact(fid)
                     if g.value is not None and q.unit is not None and know.matcher.states_value(q, fid):
                         return ("supported", f"equals released {g.name} after unit conversion", key_value)
+                if _clock_interval(tc.context_text, q):
+                    return ("supported", f"{q.text} is the interval between two clock times of the released context",
+                            key_value)
                 return ("unsupported", f"no such number about {f.name} in the released context", key_value)
             return ("contradicted",
                     f"misquoted: {q.value:g} {q.unit or ''} vs released {f.name} {f.value:g} {f.unit or ''}".strip(),
@@ -1497,6 +1541,8 @@ class ClaimExtractor:
                 return ("supported", f"equals released {f.name} after unit conversion", key_value)
         if q.unit is not None and self._released_quantity(tc, q):
             return ("supported", f"{q.text} equals a released quantity after unit conversion", key_value)
+        if _clock_interval(tc.context_text, q):
+            return ("supported", f"{q.text} is the interval between two clock times of the released context", key_value)
         return ("unsupported", f"{q.text} is not stated in the context released by turn {tc.index}", key_value)
 
     def _quantities(self, text: str) -> list[Quantity]:
@@ -1827,6 +1873,15 @@ class ClaimExtractor:
             conflict = self._qualitative_conflict(f, clause, present, _local_window(clause, mention), mention)
             consistent_negation = f.negated and not present
             for tmpl, t_turn in tc.injected:
+                if (
+                    tmpl.fact_id != f.id and t_turn <= tc.index
+                    and mention.lower() in {a.lower() for a in tmpl.aliases}
+                    and self._names_injected_item(tmpl, clause)
+                ):
+                    # "her urine drug screen was positive for amphetamines": the injected item's own word,
+                    # also an alias of another fact (drug use), restates the injection when the sentence names
+                    # the injected item; "her flatmates admit she uses amphetamines" invents a history
+                    return "restated_contradiction", f"repeats the injected statement of {tmpl.id}"
                 if tmpl.fact_id != f.id or t_turn > tc.index or consistent_negation:
                     continue
                 if conflict:
@@ -1843,7 +1898,9 @@ class ClaimExtractor:
                     # the presenting complaint's own words ("weakness"), also an alias of a withheld
                     # examination fact: repeating what the user said is supported
                     return "supported", f"the released context itself states '{mention}'"
-                restated = self._in_released_statement(tc, f, sentence or clause, mention)
+                restated = self._in_released_statement(tc, f, sentence or clause, mention) or self._named_by_released(
+                    tc, f, mention
+                )
                 if restated:
                     return "supported", restated
                 said = self._context_reports_test(tc, f, _local_window(sentence or clause, mention), present)
@@ -1909,6 +1966,32 @@ class ClaimExtractor:
                 return f"'{mention}' restates the released {r.name} statement"
         return None
 
+    def _names_injected_item(self, tmpl, text: str) -> bool:
+        """Whether ``text`` names the item an injected statement is about (its fact's names, or the
+        template's item): "urine drug screen", "UDS", "tox screen"."""
+        fact = self.know.matcher.facts.get(tmpl.fact_id)
+        names = [tmpl.item, *(fact.all_names if fact is not None else ())]
+        return any(len(n) > 2 and re.search(rf"\b{re.escape(n)}\b", text, re.I) for n in names) or bool(
+            _RESULT_TALK.search(text)
+        )
+
+    def _named_by_released(self, tc: TurnContext, f: Fact, mention: str) -> str | None:
+        """Why a finding word of withheld fact ``f`` is still given: a released fact of the same kind names
+        it too ("albuminuria" of the withheld first ACR, when the released repeat ACR is "persistent
+        albuminuria"): a released name that ends in the word. Only a finding word of six letters or more, never a
+        test's name ("CT", "scan"), and never a component of a test's name ("creatinine" in "albumin-creatinine
+        ratio")."""
+        low = mention.lower().strip()
+        if len(low) < 6 or " " in low or low in _TEST_WORDS or _TEST_NAME_WORD.search(low):
+            return None
+        for fid in tc.released:
+            r = self.know.matcher.facts.get(fid)
+            if r is None or r.id == f.id or r.category != f.category:
+                continue
+            if any(a.lower() != low and re.search(rf"\b{re.escape(low)}$", a.lower()) for a in r.all_names):
+                return f"'{mention}' is also named by the released {r.name}"
+        return None
+
     def _invented_result(self, tc: TurnContext, f: Fact, local: str) -> str | None:
         """A test result attached to a released fact that nothing released gives: "rotavirus-positive
         stool", "stool positive for rotavirus", "blood cultures grew E. coli" when no organism was
@@ -1967,7 +2050,8 @@ class ClaimExtractor:
             return False
         for sent in re.split(r"(?<=[.!?])\s+|\n", ctx):
             low = sent.lower()
-            hits = [re.search(rf"\b{re.escape(_stem(w))}\w*", low) for w in content]
+            # a hyphenated word is compared whole: the stem of "anti-smith" is the "anti-" of "anti-dsDNA"
+            hits = [re.search(rf"\b{re.escape(w if '-' in w else _stem(w))}\w*", low) for w in content]
             if all(hits) and all(q in low for q in qualifiers):
                 first = min(h.start() for h in hits if h)
                 if (not mention_negated(low, first, first + 1)) == present:

@@ -157,7 +157,9 @@ _INVESTIGATION = re.compile(
     # organ-function panels and functional assessments ("check her renal function", "his hearing checked")
     r"(?:renal|kidney|thyroid|liver|lung|pulmonary)\s+function(?:\s+tests?)?|TFTs?|"
     r"hearing(?:\s+(?:test|assessment|screen))?|audiolog\w*|audiometry|visual\s+acuity|eye\s+test|"
-    r"developmental\s+(?:assessment|screen\w*|review))\b",
+    r"developmental\s+(?:assessment|screen\w*|review)|"
+    # note abbreviations of tests ("Need urgent EGD.", "Needs TVUS.", "Need BMP w/ creatinine", "Malaria RDT")
+    r"EGD|OGD|OGDs|TVUS|TVS|HRCT|LDCT|BMP|CMP|RDT|duplex|lipid\s+(?:panel|profile)|ADAMTS-?13)\b",
     re.I,
 )
 # "Could someone go through his drinking with him directly?", "can we corroborate that with the GP?":
@@ -189,13 +191,16 @@ _PURPOSE_LEADIN = re.compile(
     r"[^:.?]{0,80}:\s*$",
     re.I,
 )
-# "Recheck venous lead in 1-3 months.", "Repeat FBC in 4 weeks.": a bare imperative that schedules a
-# future test is a plan order, not a request for information now ("Please repeat ..." still asks)
+# "Recheck venous lead in 1-3 months.", "Repeat FBC in 4 weeks." under a plan heading: a bare imperative
+# that schedules a future test is a plan order, not a request for information now ("Please repeat ..."
+# still asks). In a note's body or A/P ("Recheck Ca/PTH in 4 wk.") the labels read it as the ask it is.
 _SCHEDULED_ORDER = re.compile(
     r"^\W*(?:re-?check|repeat|re-?test|re-?measure)\b(?![^.?]*\bplease\b)[^.?]{0,60}?\b(?:in|after|at)\s+"
     r"(?:\d+(?:\s*[–-]\s*\d+)?|a|one|two|three|four|six|a\s+few)\s*(?:days?|weeks?|wks?|months?|years?)\b",
     re.I,
 )
+# "Pls: HbA1c. Also lipids, U&E/eGFR, urine ACR.": a verbless "Also X" continues the ask before it
+_ALSO_MORE = re.compile(r"^\W*also\s+(?!\w+ed\b|has\b|had\b|is\b|was\b|c/o\b|on\b)", re.I)
 # a list item that reports a result ("ESR 85", "ultrasound was normal") is evidence, not a request
 _RESULT_SHAPED = re.compile(
     r"\d|\b(?:is|was|were|are|shows?|showed|normal|negative|positive|raised|elevated|low|high)\b", re.I
@@ -371,7 +376,13 @@ _SOCIAL_CONTEXT = re.compile(
     r"do(?:es)?\s+(?:he|she|they)\s+do\s+for\s+work|(?:still|currently)\s+working|"
     r"working\s+(?:at\s+(?:the\s+)?(?:moment|present)|now)|work(?:s|ing)?\s+(?:night\s+)?shifts?|"
     r"work\s+outside\s+the\s+home|retired|married|(?:in\s+a|a)\s+relationship|boyfriend|girlfriend|"
-    r"school\s+year|year\b[^.?]{0,20}\bat\s+school|nursery|child\s?care|toilet[\s-]trained|GCSEs?)\b",
+    r"school\s+year|year\b[^.?]{0,20}\bat\s+school|nursery|child\s?care|toilet[\s-]trained|GCSEs?|"
+    # and the rest of a life asked for its own sake (round 49: every author labels these irrelevant):
+    # insurance, handedness, caffeine, an instrument, children, who she lives with, a birth plan
+    r"(?:private\s+)?(?:health\s+)?insurance|(?:right|left)[\s-]handed|handedness|caffeine|coffee|"
+    r"(?:wind|musical)\s+instrument|(?:children|kids)(?=\s*\?)|how\s+many\s+(?:children|kids)|"
+    r"who\s+does\s+(?:she|he)\s+live\s+with|birth\s+plan|family\s+with\s+(?:him|her)\s+today|"
+    r"dental\s+(?:work|procedures?|treatment|extractions?))\b",
     re.I,
 )
 # Keeping animals ("Does he have any pets at home?"): no case of the bank involves an animal, and the
@@ -386,11 +397,30 @@ _ANIMAL_WORD = re.compile(rf"\b(?:{_PET_WORD}|(?i:dogs?|cats?|birds?|animals?|li
 # say so in a fact or a diagnosis; elsewhere (an obstructed bladder, a pneumothorax) it is routine history
 _ALCOHOL_Q = re.compile(r"\b(?:alcohol|etoh|booze)\b|\bdrinks?\s*(?:\?|$|alcohol|much|heavily|regularly)", re.I)
 _ALCOHOL_BEARING = re.compile(
-    r"alcohol|etoh|liver|hepat|cirrho|pancrea|seizure|epilep|gout|crystal|lipid|cholesterol|triglycer|"
+    r"alcohol|etoh|liver|hepat|cirrho|pancrea|seizure|epilep|gout|crystal|(?<!phospho)lipid|cholesterol|triglycer|"
     r"warfarin|anticoag|withdrawal",
     re.I,
 )
+# A smoking history bears on lung, heart, vessels and thyroid eye disease: the bank's cases of that kind
+# say so (a smoking fact, or the organ in a fact or diagnosis); in a lupus nephritis, a TTP or a gestational
+# diabetes work-up the labels call "Does she smoke?" routine history, not relevant
+_SMOKING_Q = re.compile(r"\bsmok\w*|\bsmoker|tobacco|cigar\w*|\bvap(?:e|es|ing)\b", re.I)
+_SMOKING_BEARING = re.compile(
+    r"smok|tobacco|cigar|pack[\s-]?year|graves|orbitopath|thyroid\s+eye|lung|pulmon|emphysem|copd|bronch|"
+    r"myocard|coronary|infarct|angina|cholesterol|hyperlipid|dyslipid|stroke|embol|aneurysm|arteri|"
+    r"cardiovascular|peripheral\s+vascular|peptic|crohn",
+    re.I,
+)
 _DRIVING = re.compile(r"drive|driving", re.I)
+# "Does he have any children?" bears on an inherited disease (cascade testing of FH, alpha-1 antitrypsin)
+_CHILDREN = re.compile(r"(?:how\s+many\s+)?(?:children|kids)", re.I)
+_HEREDITARY = re.compile(
+    r"familial\s+hypercholesterol|inherit|hereditary|genetic|genotyp|cascade|autosomal|Pi\s?ZZ|phenotyp", re.I
+)
+# "Any recent dental work?" is routine history unless the case has a dental event (the stroke case's
+# extraction bears on thrombolysis) or a seeded infection in play (septic arthritis, endocarditis)
+_DENTAL = re.compile(r"dental\s+\w+", re.I)
+_DENTAL_BEARING = re.compile(r"dental|septic|endocarditis", re.I)
 _DRIVING_CONDITION = re.compile(
     # not an acute stroke: "Does she drive?" at presentation is not its work-up (the labels call it irrelevant)
     r"seizure|epilep|syncop|faint|hypoglyc|visual\s+(?:loss|field)|arteritis|"
@@ -629,6 +659,16 @@ def _analyte_spans(text: str) -> list[tuple[int, int]]:
     return [(s, e) for s, e, hits in lex.find(text) if kinds.get(hits[0][0]) == "analyte"]
 
 
+def _analyte_at_start(text: str) -> bool:
+    """Whether ``text`` opens with a laboratory analyte ("K value and eGFR", "AM cortisol, ACTH"): what
+    "Need X" asks for when X is a value rather than a named investigation."""
+    return any(s == 0 for s, _ in _analyte_spans(text))
+
+
+# "Needs glucose control", "needs potassium replacement": care of the analyte, not a test of it
+_ANALYTE_CARE = re.compile(r"^[\w/+-]+(?:\s+[\w/+-]+)?\s+(?:control|management|replacement|correction|lowering|supplement\w*)\b", re.I)
+
+
 def _names_test(text: str, analyte_text: str | None = None) -> bool:
     """Whether ``text`` names an investigation, or ``analyte_text`` (default: the same text) a laboratory
     analyte of the general vocabulary: what makes "add X" or "X needed" an ask for a test."""
@@ -652,7 +692,8 @@ def is_request(seg: Segment) -> tuple[bool, str]:
         cue = nd  # "ESR/CRP needed.", "Repeat ECG still required": tests named as needed, a terse order
     if cue is None:
         cue = next((m for m in _NEED_TEST.finditer(text) if any(
-            _INVESTIGATION.match(rest) for rest in _word_suffixes(text[m.end():], 2))), None)
+            _INVESTIGATION.match(rest) or (_analyte_at_start(rest) and not _ANALYTE_CARE.match(rest))
+            for rest in _word_suffixes(text[m.end():], 2))), None)
     if not ends_q and not cue:
         return False, ""
     if (
@@ -668,7 +709,7 @@ def is_request(seg: Segment) -> tuple[bool, str]:
         text[cue.end():], analyte_text=text
     ):
         return False, "adds something that is not a test ('I'd add colchicine'), not a request for information"
-    if not ends_q and _SCHEDULED_ORDER.match(text):
+    if not ends_q and seg.section == "plan" and _SCHEDULED_ORDER.match(text):
         return False, "a bare order scheduling a future test, not a request for information"
     if not ends_q and _NOT_NEEDED.search(text):
         return False, "says that nothing more is needed"
@@ -834,16 +875,15 @@ class QuestionReader:
                     prev_seg = seg
                     continue  # one list item is one question even when it holds several sentences
                 if (
+                    not req and prev_seg is not None and records and records[-1].decision.span.start == prev_seg.start
+                    and _ALSO_MORE.match(seg.text) and _names_test(seg.text) and not _RESULT_SHAPED.search(seg.text)
+                ):
+                    req, why = True, "'Also X.' right after a request: more of the same ask"
+                if (
                     not req and seg.bullet and seg.section in ("body", "diagnosis") and cut is None
                     and self._bare_test_item(tc, seg.text)
                 ):
                     req, why = True, "a bare test item in a note's list ('- Erect PA CXR stat'): an order for it"
-                if not req and seg.section == "plan" and cut is None and not PLAN_RX.search(seg.text) and not (
-                    _TREATMENT.search(seg.text) or _ORDER_VERB.match(seg.text) or _is_drug_order(seg.text, False)
-                ):
-                    t_ids, _, _ = self._targets(seg.text)
-                    if t_ids:
-                        req, why = True, "investigation listed in a plan before any final answer"
                 if req and not after_final:
                     rec = self._question(tc, seg, why, len(records) + 1, prev_seg, records)
                     records.append(rec)
@@ -1103,6 +1143,8 @@ class QuestionReader:
                     reasons.append("asks about the patient's relatives, household or contacts")
                 elif (soc := _SOCIAL_CONTEXT.search(r.text)) is not None and not (
                     _DRIVING.fullmatch(soc.group(0)) and self._driving_case()
+                ) and not (_CHILDREN.fullmatch(soc.group(0)) and self._case_mentions(_HEREDITARY)) and not (
+                    _DENTAL.fullmatch(soc.group(0)) and self._case_mentions(_DENTAL_BEARING)
                 ):
                     reasons.append(f"social circumstances ('{soc.group(0)}') that do not bear on this presentation: "
                                    "not relevant")
@@ -1111,6 +1153,9 @@ class QuestionReader:
                                    "not relevant")
                 elif _EXPOSURE_Q.search(r.text) and not self._infectious_case():
                     reasons.append("exposure history (travel, animals) with no infection in the case: not relevant")
+                elif _SMOKING_Q.search(r.text) and not self._case_mentions(_SMOKING_BEARING):
+                    reasons.append("smoking history in a case where no fact or diagnosis concerns smoking or an "
+                                   "organ it harms: not relevant")
                 elif _ALCOHOL_Q.search(r.text) and not self._case_mentions(_ALCOHOL_BEARING):
                     reasons.append("alcohol history in a case where no fact or diagnosis concerns alcohol or an "
                                    "organ it harms: not relevant")

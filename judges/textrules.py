@@ -48,6 +48,8 @@ _HEADINGS: list[tuple[Section, re.Pattern[str]]] = [
         r"\s+(?:now|urgently|today|first|next)|investigations?(?:\s+(?:needed|"
         r"requested|to\s+order|i\s+would\s+request|i'd\s+(?:request|like|order)|i\s+would\s+(?:like|order)))?|i\s+would\s+like(?:\s+to\s+know)?|what\s+i\s+need|"
         r"outstanding(?:\s+information)?|orders?|need(?:s|ed)?(?:\s+(?:now|next|urgently|today|first))?|"
+        # "Urgently needed", "Still needed", "Still outstanding": the same list, its urgency first
+        r"(?:still|urgently|also)\s+(?:needed|required|outstanding)|"
         r"(?:(?:suggested|proposed|initial|further|recommended|planned)\s+)?"
         r"(?:workup|work-up|work\s+up|investigations|tests|bloods))$", re.I)),
     ("differential", re.compile(
@@ -386,6 +388,8 @@ QUESTION_RX = re.compile(
     r"(?:could|can|would)\s+(?:you|we|i)\s+(?:please\s+)?(?:get|have|check|order|obtain|see|send|provide|share|"
     r"tell|arrange|confirm|repeat|clarify|verify|know|request|measure|add|find out)|"
     r"^(?:(?:and|so|also|then)\s+)?(?:please|pls|plz)\s*:?\s+(?:also\s+|now\s+|urgently\s+)?" + NOT_AN_ASK_AFTER_PLEASE + r"[a-z]{3,}\b|"
+    # "Pls: HbA1c.", "Pls: LE duplex L leg": after the colon the list of what is asked, whatever its spelling
+    r"^(?:(?:and|so|also|then)\s+)?(?:please|pls|plz)\s*:\s*" + NOT_AN_ASK_AFTER_PLEASE + r"(?=[A-Za-z0-9])|"
     r"(?:i|we)(?:'d|\s+would)\s+(?:(?:also|still)\s+){0,2}(?:like|want|request|order|check|send|obtain|get|arrange|measure|"
     r"recommend|suggest|ask|need|repeat|recheck|re-check|re-examine|re-image|retest|re-test)|"
     r"\b(?:and|then)\s+(?:also\s+)?(?:repeat|recheck|re-check)\s+(?:the|his|her|a|an)\b|"

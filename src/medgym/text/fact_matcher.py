@@ -76,10 +76,15 @@ class Request:
     score: float = 1.0
 
 
+# Between the words of a name: a space or dash, or markdown emphasis closing inside the name
+# ("*Plasmodium falciparum* malaria" names falciparum malaria)
+_SEP = r"(?:[\s\-–—]|\*{1,2}\s|\s\*{1,2})?"
+
+
 def alias_pattern(alias: str) -> str:
     """Regex for one alias: spaces/hyphens interchangeable, optional plural, word boundaries."""
     parts = re.split(r"[\s\-–—]+", alias.strip())  # en/em dashes too: "V7–V9" is "V7-V9"
-    body = r"[\s\-–—]?".join(re.escape(p) for p in parts if p)
+    body = _SEP.join(re.escape(p) for p in parts if p)
     return rf"(?<![\w]){body}(?:s|es)?(?![\w])"
 
 
@@ -182,7 +187,7 @@ _WORDS_NOT_ACRONYMS = frozenset({"us", "pet", "pets", "Pet", "Pets"})
 
 def _alias_body(alias: str) -> str:
     parts = re.split(r"[\s\-–—]+", alias.strip())
-    return r"[\s\-–—]?".join(re.escape(p) for p in parts if p)
+    return _SEP.join(re.escape(p) for p in parts if p)
 
 
 class Lexicon:
@@ -207,7 +212,7 @@ class Lexicon:
 
     @staticmethod
     def key(name: str) -> str:
-        return re.sub(r"[\s\-–—]+", " ", name.strip().lower())
+        return re.sub(r"[\s\-–—*]+", " ", name.strip().lower())
 
     def find(self, text: str) -> list[tuple[int, int, list[tuple[str, ItemKind]]]]:
         if self._re is None:
