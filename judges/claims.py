@@ -143,7 +143,7 @@ from medgym.judges.textrules import (
     clause_bounds,
     mention_negated,
 )
-from medgym.knowledge_base.case_schema import OBJECTIVE_CATEGORIES, Fact, FactCategory
+from medgym.knowledge_base.case_schema import OBJECTIVE_CATEGORIES, ContradictionTemplate, Fact, FactCategory
 from medgym.text.numbers import (
     TIME_UNITS,
     Quantity,
@@ -1004,7 +1004,8 @@ class ClaimExtractor:
                     getattr(self.know.matcher.facts.get(i2), "value", 1) is None for i2 in same
                 ):
                     continue  # without a number, "fever" is the symptom, not the measured temperature
-                crossing = getattr(self.know.matcher.facts.get(item), "category", None) != FactCategory.family
+                f = self.know.matcher.facts.get(item)
+                crossing = f is None or f.category != FactCategory.family
                 if any(
                     a <= seg.start + s < b or (crossing and seg.start + s < a < seg.start + e < b) for a, b in dx_spans
                 ) and not (
@@ -1014,7 +1015,6 @@ class ClaimExtractor:
                     # relative's disease, "mother's autoimmune hypothyroidism", stays family history); but "no
                     # clinical dehydration" denies a finding
                     continue
-                f = self.know.matcher.facts.get(item)
                 if _FAMILY_OF.search(text[max(0, s - 40) : s]) and (f is None or f.category != FactCategory.family):
                     continue  # "family history of type 2 diabetes" is about the relatives
                 if kind == "finding" and _TERM_AS_ADJECTIVE.match(text[e : e + 20]):
@@ -1966,9 +1966,10 @@ class ClaimExtractor:
                 return f"'{mention}' restates the released {r.name} statement"
         return None
 
-    def _names_injected_item(self, tmpl, text: str) -> bool:
-        """Whether ``text`` names the item an injected statement is about (its fact's names, or the
-        template's item): "urine drug screen", "UDS", "tox screen"."""
+    def _names_injected_item(self, tmpl: ContradictionTemplate, text: str) -> bool:
+        """Whether ``text`` speaks of the injected result: it names the item the injected statement is about
+        (its fact's names, or the template's item: "urine drug screen", "UDS", "tox screen") or talks of a
+        result ("positive", "addendum", "would not explain")."""
         fact = self.know.matcher.facts.get(tmpl.fact_id)
         names = [tmpl.item, *(fact.all_names if fact is not None else ())]
         return any(len(n) > 2 and re.search(rf"\b{re.escape(n)}\b", text, re.I) for n in names) or bool(

@@ -404,7 +404,7 @@ _ALCOHOL_BEARING = re.compile(
 # A smoking history bears on lung, heart, vessels and thyroid eye disease: the bank's cases of that kind
 # say so (a smoking fact, or the organ in a fact or diagnosis); in a lupus nephritis, a TTP or a gestational
 # diabetes work-up the labels call "Does she smoke?" routine history, not relevant
-_SMOKING_Q = re.compile(r"\bsmok\w*|\bsmoker|tobacco|cigar\w*|\bvap(?:e|es|ing)\b", re.I)
+_SMOKING_Q = re.compile(r"\bsmok\w*|tobacco|cigar\w*|\bvap(?:e|es|ing)\b", re.I)
 _SMOKING_BEARING = re.compile(
     r"smok|tobacco|cigar|pack[\s-]?year|graves|orbitopath|thyroid\s+eye|lung|pulmon|emphysem|copd|bronch|"
     r"myocard|coronary|infarct|angina|cholesterol|hyperlipid|dyslipid|stroke|embol|aneurysm|arteri|"
