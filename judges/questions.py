@@ -159,7 +159,7 @@ _INVESTIGATION = re.compile(
     r"hearing(?:\s+(?:test|assessment|screen))?|audiolog\w*|audiometry|visual\s+acuity|eye\s+test|"
     r"developmental\s+(?:assessment|screen\w*|review)|"
     # note abbreviations of tests ("Need urgent EGD.", "Needs TVUS.", "Need BMP w/ creatinine", "Malaria RDT")
-    r"EGD|OGD|OGDs|TVUS|TVS|HRCT|LDCT|BMP|CMP|RDT|duplex|lipid\s+(?:panel|profile)|ADAMTS-?13)\b",
+    r"EGD|OGD|OGDs|TVUS|TVS|HRCT|LDCT|CTPA|BMP|CMP|RDT|duplex|lipid\s+(?:panel|profile)|ADAMTS-?13)\b",
     re.I,
 )
 # "Could someone go through his drinking with him directly?", "can we corroborate that with the GP?":
@@ -880,7 +880,12 @@ class QuestionReader:
                 ):
                     req, why = True, "'Also X.' right after a request: more of the same ask"
                 if (
-                    not req and seg.bullet and seg.section in ("body", "diagnosis") and cut is None
+                    not req and seg.bullet and cut is None and (
+                        seg.section in ("body", "diagnosis")
+                        # under a plan heading only a bullet that opens with the test ("CTPA today", "Erect PA
+                        # CXR now"), not a list of treatments with a test in it ("IVF, NPO, trend LFTs")
+                        or (seg.section == "plan" and _INVESTIGATION.search(" ".join(seg.text.split()[:3])))
+                    )
                     and self._bare_test_item(tc, seg.text)
                 ):
                     req, why = True, "a bare test item in a note's list ('- Erect PA CXR stat'): an order for it"

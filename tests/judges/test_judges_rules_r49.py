@@ -340,3 +340,11 @@ def test_a_white_cell_count_is_still_one():
     hall = [c.span.text for c in claims_of("peds-210-lead-poisoning", ["Lead poisoning. WCC 24 on the FBC."])
             if c.hallucinated]
     assert hall, hall
+
+
+@pytest.mark.parametrize("item", ["CTPA today", "Erect PA CXR now"])
+def test_a_bare_test_item_under_a_plan_heading_is_an_order_for_it(item):
+    """After the scoring of 130-133 (round 49b): a plan bullet that only names a test not yet released, or
+    one with an urgency word, orders it, as the same bullet does in a note's body or A/P."""
+    asked = _asked(PTX if "CXR" in item else "pulm-102-pulmonary-embolism", f"Probable.\n\nPlan:\n- {item}\n")
+    assert any(item in a for a in asked), asked
