@@ -411,6 +411,9 @@ _SMOKING_BEARING = re.compile(
     r"cardiovascular|peripheral\s+vascular|peptic|crohn",
     re.I,
 )
+# habits whose history bears on a case only where a fact or diagnosis concerns them or an organ they harm,
+# checked in this order: (name, question pattern, bearing pattern)
+_HABITS = (("smoking", _SMOKING_Q, _SMOKING_BEARING), ("alcohol", _ALCOHOL_Q, _ALCOHOL_BEARING))
 _DRIVING = re.compile(r"drive|driving", re.I)
 # "Does he have any children?" bears on an inherited disease (cascade testing of FH, alpha-1 antitrypsin)
 _CHILDREN = re.compile(r"(?:how\s+many\s+)?(?:children|kids)", re.I)
@@ -421,6 +424,8 @@ _HEREDITARY = re.compile(
 # extraction bears on thrombolysis) or a seeded infection in play (septic arthritis, endocarditis)
 _DENTAL = re.compile(r"dental\s+\w+", re.I)
 _DENTAL_BEARING = re.compile(r"dental|septic|endocarditis", re.I)
+# social topics that bear on a case whose facts or diagnoses name the second pattern
+_SOCIAL_BEARING = ((_CHILDREN, _HEREDITARY), (_DENTAL, _DENTAL_BEARING))
 _DRIVING_CONDITION = re.compile(
     # not an acute stroke: "Does she drive?" at presentation is not its work-up (the labels call it irrelevant)
     r"seizure|epilep|syncop|faint|hypoglyc|visual\s+(?:loss|field)|arteritis|"
@@ -1018,6 +1023,13 @@ class QuestionReader:
         """Every diagnosis name and every fact name and statement of the case (read by _case_mentions)."""
         return [*self._dx_names, *(t for f in self.know.case.facts for t in (*f.all_names, f.statement))]
 
+    def _social_topic_bears(self, topic: str) -> bool:
+        """Whether a social topic asked about bears on this case after all: driving on a seizure-type gold
+        diagnosis, children on an inherited disease, dental work on a dental event or a seeded infection."""
+        if _DRIVING.fullmatch(topic):
+            return self._driving_case()
+        return any(rx.fullmatch(topic) and self._case_mentions(bearing) for rx, bearing in _SOCIAL_BEARING)
+
     def _case_mentions(self, rx: re.Pattern[str]) -> bool:
         """Whether any fact (names and statement) or diagnosis name of the case matches rx."""
         return any(rx.search(t) for t in self._case_texts)
@@ -1146,11 +1158,7 @@ class QuestionReader:
                 elif r.others:
                     d.relevant = True
                     reasons.append("asks about the patient's relatives, household or contacts")
-                elif (soc := _SOCIAL_CONTEXT.search(r.text)) is not None and not (
-                    _DRIVING.fullmatch(soc.group(0)) and self._driving_case()
-                ) and not (_CHILDREN.fullmatch(soc.group(0)) and self._case_mentions(_HEREDITARY)) and not (
-                    _DENTAL.fullmatch(soc.group(0)) and self._case_mentions(_DENTAL_BEARING)
-                ):
+                elif (soc := _SOCIAL_CONTEXT.search(r.text)) is not None and not self._social_topic_bears(soc.group(0)):
                     reasons.append(f"social circumstances ('{soc.group(0)}') that do not bear on this presentation: "
                                    "not relevant")
                 elif _PETS_Q.search(r.text) and not self._case_mentions(_ANIMAL_WORD):
@@ -1158,11 +1166,10 @@ class QuestionReader:
                                    "not relevant")
                 elif _EXPOSURE_Q.search(r.text) and not self._infectious_case():
                     reasons.append("exposure history (travel, animals) with no infection in the case: not relevant")
-                elif _SMOKING_Q.search(r.text) and not self._case_mentions(_SMOKING_BEARING):
-                    reasons.append("smoking history in a case where no fact or diagnosis concerns smoking or an "
-                                   "organ it harms: not relevant")
-                elif _ALCOHOL_Q.search(r.text) and not self._case_mentions(_ALCOHOL_BEARING):
-                    reasons.append("alcohol history in a case where no fact or diagnosis concerns alcohol or an "
+                elif (habit := next(
+                    (h for h, q, bearing in _HABITS if q.search(r.text) and not self._case_mentions(bearing)), None
+                )) is not None:
+                    reasons.append(f"{habit} history in a case where no fact or diagnosis concerns {habit} or an "
                                    "organ it harms: not relevant")
                 elif terms:
                     d.relevant = True

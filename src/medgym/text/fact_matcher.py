@@ -83,9 +83,7 @@ _SEP = r"(?:[\s\-–—]|\*{1,2}\s|\s\*{1,2})?"
 
 def alias_pattern(alias: str) -> str:
     """Regex for one alias: spaces/hyphens interchangeable, optional plural, word boundaries."""
-    parts = re.split(r"[\s\-–—]+", alias.strip())  # en/em dashes too: "V7–V9" is "V7-V9"
-    body = _SEP.join(re.escape(p) for p in parts if p)
-    return rf"(?<![\w]){body}(?:s|es)?(?![\w])"
+    return rf"(?<![\w]){_alias_body(alias)}(?:s|es)?(?![\w])"
 
 
 _PREFIX_RX = re.compile(
@@ -186,7 +184,7 @@ _WORDS_NOT_ACRONYMS = frozenset({"us", "pet", "pets", "Pet", "Pets"})
 
 
 def _alias_body(alias: str) -> str:
-    parts = re.split(r"[\s\-–—]+", alias.strip())
+    parts = re.split(r"[\s\-–—]+", alias.strip())  # en/em dashes too: "V7–V9" is "V7-V9"
     return _SEP.join(re.escape(p) for p in parts if p)
 
 
