@@ -262,6 +262,31 @@ _CHASE_FILLER = {"any", "the", "has", "have", "come", "back", "yet", "still", "r
                  "can", "you", "please", "pls", "chase", "pending", "also", "and", "from", "today", "now"}
 
 
+# "Could someone chase it?", "could these be sent today?", "Pls chase both.", "I would be grateful if it could be
+# expedited": a chase that names nothing and points back (it, them, these, both) at what is still missing
+_ANAPHORIC_CHASE_VERB = re.compile(
+    r"\b(?:chase[ds]?|chasing|send|sent|expedit\w*|prioriti[sz]\w*|record|done)\b", re.I
+)
+_ANAPHORIC_FILLER = {
+    "please", "pls", "kindly", "could", "can", "would", "will", "someone", "somebody", "you", "we", "the", "lab",
+    "be", "i", "i'd", "grateful", "if", "it", "them", "these", "those", "both", "urgently", "today", "now", "asap",
+    "again", "also", "chase", "chased", "chasing", "send", "sent", "done", "record", "expedite", "expedited",
+    "prioritise", "prioritize", "prioritised", "prioritized", "get", "have", "a", "to", "and", "this", "morning",
+}
+
+
+def _anaphoric_chase(text: str) -> bool:
+    """A chase of the earlier requests that names nothing itself: every word (before any stated reason) is a
+    courtesy, a pronoun or the chasing verb, and one of them is "it", "them", "these", "those" or "both" (or the
+    reply says only "Please chase.")."""
+    head = _RATIONALE.split(text, maxsplit=1)[0]
+    words = re.findall(r"[a-z][a-z']*", head.lower())
+    return (
+        bool(words) and bool(_ANAPHORIC_CHASE_VERB.search(head)) and all(w in _ANAPHORIC_FILLER for w in words)
+        and (bool({"it", "them", "these", "those", "both"} & set(words)) or {"chase"} <= set(words))
+    )
+
+
 def _chase_stems(text: str) -> set[str]:
     """Word stems a chase shares with the request it chases: short test names count ("tTG", "FBC") and
     hyphenated names split ("tTG-IgA" -> "ttg", "iga"), so "Is the tTG back yet?" finds "tTG-IgA titre"."""
@@ -382,7 +407,12 @@ _SOCIAL_CONTEXT = re.compile(
     r"(?:private\s+)?(?:health\s+)?insurance|(?:right|left)[\s-]handed|handedness|caffeine|coffee|"
     r"(?:wind|musical)\s+instrument|(?:children|kids)(?=\s*\?)|how\s+many\s+(?:children|kids)|"
     r"who\s+does\s+(?:she|he)\s+live\s+with|birth\s+plan|family\s+with\s+(?:him|her)\s+today|"
-    r"dental\s+(?:work|procedures?|treatment|extractions?))\b",
+    r"dental\s+(?:work|procedures?|treatment|extractions?)|"
+    # round 50 (every author again): breastfeeding plans, whether she wants the pregnancy, golf, the commute,
+    # where she works, snoring, tattoos, which GP or PCP looks after him
+    r"breast[\s-]?feed\w*|(?:want|continue)\s+(?:this|the)\s+pregnancy|golf\w*|commut\w*|work\s+at|"
+    r"snor(?:e|es|ing)|tattoos?|regular\s+(?:PCP|GP|doctor)|(?:GP|practice)\s+(?:is\s+)?(?:she|he)\s+registered|"
+    r"registered\s+with)\b",
     re.I,
 )
 # Keeping animals ("Does he have any pets at home?"): no case of the bank involves an animal, and the
@@ -425,7 +455,10 @@ _HEREDITARY = re.compile(
 _DENTAL = re.compile(r"dental\s+\w+", re.I)
 _DENTAL_BEARING = re.compile(r"dental|septic|endocarditis", re.I)
 # social topics that bear on a case whose facts or diagnoses name the second pattern
-_SOCIAL_BEARING = ((_CHILDREN, _HEREDITARY), (_DENTAL, _DENTAL_BEARING))
+# tattoos bear on a hepatitis (a blood-borne virus in the differential)
+_TATTOO = re.compile(r"tattoos?", re.I)
+_TATTOO_BEARING = re.compile(r"hepatitis|\bHBV\b|\bHCV\b|HBsAg|blood[\s-]borne", re.I)
+_SOCIAL_BEARING = ((_CHILDREN, _HEREDITARY), (_DENTAL, _DENTAL_BEARING), (_TATTOO, _TATTOO_BEARING))
 _DRIVING_CONDITION = re.compile(
     # not an acute stroke: "Does she drive?" at presentation is not its work-up (the labels call it irrelevant)
     r"seizure|epilep|syncop|faint|hypoglyc|visual\s+(?:loss|field)|arteritis|"
@@ -435,11 +468,19 @@ _DRIVING_CONDITION = re.compile(
 _EXPOSURE_Q = re.compile(
     r"\b(?:travel(?:l?ed|l?ing)?|abroad|overseas|trips?|pets?|dogs?|cats?|birds?|animals?|farm|livestock)\b", re.I
 )
-_INFECTIOUS = re.compile(
-    r"infect|sepsis|septic|malaria|tubercul|\bTB\b|pneumonia|pyelonephritis|hepatitis|viral|bacterial|zoono|"
-    r"gastroenteritis|meningitis|encephalitis|abscess|cellulitis|endocarditis|HIV|dengue|typhoid|lepto",
+_TRAVEL_BEARING = re.compile(
+    r"malaria|tubercul|\bTB\b|hepatitis|\bHIV\b|dengue|typhoid|lepto|zoono|tropical|schistosom|giardia|amoeb|"
+    r"embol|thrombo|\bDVT\b|\bVTE\b",
     re.I,
 )
+# "Is he planning any long-haul travel in the coming months?", "Any plans to travel abroad?": not an exposure
+_TRAVEL_PLANS = re.compile(
+    r"\bplann(?:ing|ed)\b[^?.]{0,40}\b(?:travel\w*|trips?|holidays?|vacations?)\b|"
+    r"\b(?:travel|trips?|holidays?)\s+planned\b|\bplans?\s+to\s+travel\b",
+    re.I,
+)
+# "Ask about pets or neighbours with similar sx": a shared illness in the household, not keeping animals
+_SIMILAR_ILLNESS = re.compile(r"\bsimilar\b|\bunwell\b|\bsick\b|\bill\b|\bsymptom|\bsx\b", re.I)
 # Coordinating care for this presentation is pertinent: involving a specialist or team ("Please page
 # the thrombectomy team", "Would the endoscopist be able to treat it today?"), collateral history
 # ("Anything else from the husband?"), checking records or sample identity ("go through the
@@ -1000,6 +1041,8 @@ class QuestionReader:
         ids = self._targets(t)[0]
         if ids and not ids <= set(tc.released):
             return True
+        if not ids and _INVESTIGATION.search(" ".join(t.split()[:3])):
+            return True  # a test the case has no fact for, listed by name ("Anti-ganglioside antibody panel")
         return bool(_URGENT_WORD.search(t)) and bool(ids or _INVESTIGATION.search(t))
 
     @functools.cached_property
@@ -1034,9 +1077,11 @@ class QuestionReader:
         """Whether any fact (names and statement) or diagnosis name of the case matches rx."""
         return any(rx.search(t) for t in self._case_texts)
 
-    def _infectious_case(self) -> bool:
-        """Whether an infection is among the case's diagnoses, or a fact already concerns travel or animals."""
-        return bool(_INFECTIOUS.search(" ".join(self._dx_names))) or any(
+    def _travel_bears(self) -> bool:
+        """Whether a travel history bears on this case: an infection caught abroad (malaria, TB, hepatitis) or a
+        thrombosis among its diagnoses, or a fact that already concerns travel or animals. A urinary infection
+        or a viral illness in the differential does not make "Any recent travel abroad?" pertinent."""
+        return bool(_TRAVEL_BEARING.search(" ".join(self._dx_names))) or any(
             _EXPOSURE_Q.search(f.statement) for f in self.know.case.facts
         )
 
@@ -1155,17 +1200,23 @@ class QuestionReader:
                 elif hit:
                     d.relevant = True
                     reasons.append(f"matches gold next step ({', '.join(sorted(hit))})")
+                elif _PETS_Q.search(r.text) and not self._case_mentions(_ANIMAL_WORD) and not _SIMILAR_ILLNESS.search(
+                    r.text
+                ):
+                    # before the household reading: "Does the family have a pet?" asks about animals, not relatives
+                    reasons.append("asks about keeping animals, which no fact or diagnosis of the case names: "
+                                   "not relevant")
+                elif _TRAVEL_PLANS.search(r.text):
+                    reasons.append("asks about travel plans for the future, not an exposure: not relevant")
                 elif r.others:
                     d.relevant = True
                     reasons.append("asks about the patient's relatives, household or contacts")
                 elif (soc := _SOCIAL_CONTEXT.search(r.text)) is not None and not self._social_topic_bears(soc.group(0)):
                     reasons.append(f"social circumstances ('{soc.group(0)}') that do not bear on this presentation: "
                                    "not relevant")
-                elif _PETS_Q.search(r.text) and not self._case_mentions(_ANIMAL_WORD):
-                    reasons.append("asks about keeping animals, which no fact or diagnosis of the case names: "
-                                   "not relevant")
-                elif _EXPOSURE_Q.search(r.text) and not self._infectious_case():
-                    reasons.append("exposure history (travel, animals) with no infection in the case: not relevant")
+                elif _EXPOSURE_Q.search(r.text) and not self._travel_bears():
+                    reasons.append("exposure history (travel, animals) where no travel-acquired infection, "
+                                   "thrombosis or travel fact is in the case: not relevant")
                 elif (habit := next(
                     (h for h, q, bearing in _HABITS if q.search(r.text) and not self._case_mentions(bearing)), None
                 )) is not None:
@@ -1278,6 +1329,9 @@ class QuestionReader:
                 ) is not None:
                     d.redundant = True
                     reasons.append(f"chases what {prev_q.decision.id} asked for in an earlier turn")
+                elif not r.targets and _anaphoric_chase(r.text) and any(p.turn < r.turn for p in asked_text):
+                    d.redundant = True
+                    reasons.append("chases, by pronoun, what the earlier turns asked for")
                 elif not r.targets:
                     norm = _norm(r.text)
                     words = _content_words(r.text)

@@ -51,7 +51,8 @@ _HEADINGS: list[tuple[Section, re.Pattern[str]]] = [
         # "Urgently needed", "Still needed", "Still outstanding": the same list, its urgency first
         r"(?:still|urgently|also)\s+(?:needed|required|outstanding)|"
         r"(?:(?:suggested|proposed|initial|further|recommended|planned)\s+)?"
-        r"(?:workup|work-up|work\s+up|investigations|tests|bloods))$", re.I)),
+        r"(?:workup|work-up|work\s+up|investigations|tests|bloods)(?:\s+(?:needed|required|requested|now|today))?)$",
+        re.I)),
     ("differential", re.compile(
         r"^(?:differential(?:\s+diagnos[ie]s)?|differentials|ddx|alternatives?(?:\s+considered)?(?:\s+[a-z ]+)?|"
         r"other\s+possibilities|(?:diagnoses|conditions)\s+(?:excluded|considered)(?:\s+[a-z ]+)?)$", re.I)),
@@ -72,9 +73,11 @@ _BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)]|\(\d{1,2}\)|[a-h][.)](?=\s+[A-
 REQUEST_LEADIN_RX = re.compile(
     r"^(?:(?:so|however|therefore|now|next|meanwhile)\s*,?\s+)?(?:(?:to|for|before|in\s+order\s+to)\s+[\w\s'-]{1,40},\s+)?"
     r"(?:please\s+(?:could\s+you\s+|can\s+you\s+)?|"
-    r"(?:could|can|would)\s+(?:you|we)\s+(?:please\s+)?|(?:i|we)(?:'d|\s+would)?\s+(?:also\s+|still\s+|urgently\s+)?)"
+    r"(?:could|can|would)\s+(?:you|we)\s+(?:please\s+)?|(?:i|we)(?:'d|\s+would)?\s+(?:also\s+|still\s+|urgently\s+)?|"
+    # "Could I ask for:", "May I have:"
+    r"(?:could|can|may)\s+i\s+(?:please\s+)?(?=(?:ask\s+for|have|request|get)\b))"
     r"(?:need|require|want|like|request|order|send|tell\s+me|let\s+me\s+know|check|arrange|obtain|get|provide|"
-    r"ask|like\s+to\s+(?:know|ask|request|order|see)|want\s+to\s+know|need\s+to\s+know)"
+    r"ask(?:\s+for)?|(?:(?<=may\si\s)|(?<=can\si\s)|(?<=could\si\s)|(?<=please\s))have|like\s+to\s+(?:know|ask|request|order|see)|want\s+to\s+know|need\s+to\s+know)"
     r"(?:\s+(?:the\s+following|urgently|now|first|next|these|to\s+know|to\s+see|(?:some|more|further)\s+information))*"
     r"\s*:$",
     re.I,
