@@ -202,11 +202,15 @@ def _near_in_statement(statement: str, mention: str, word: str, span: int = 60) 
     heads = [head]
     if len(head) >= 5 and not re.search(re.escape(head), statement, re.I):
         heads.append(head[:4])  # British/American spelling: "goiter" for the statement's "goitre"
+    found = False
     for h in heads:
         for m in re.finditer(re.escape(h), statement, re.I):
+            found = True
             if re.search(rf"\b{word}\b", statement[max(0, m.start() - span) : m.end() + span], re.I):
                 return True
-    return False
+    # the mention is an alias the statement never spells ("knee jerks" for "Knee and ankle reflexes are
+    # absent"): the statement speaks of the fact as a whole, so its wording is said of the mention too
+    return not found
 
 
 def _negated_in_statement(f: Fact, mention: str) -> bool:

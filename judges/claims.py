@@ -1884,8 +1884,12 @@ class ClaimExtractor:
                     return "restated_contradiction", f"repeats the injected statement of {tmpl.id}"
                 if tmpl.fact_id != f.id or t_turn > tc.index or consistent_negation:
                     continue
-                if conflict:
+                if conflict and not (self._invented_before(f.id, t_turn) and not self._names_template_item(tmpl, clause)):
                     return "restated_contradiction", f"repeats the injected statement of {tmpl.id}"
+                if conflict:
+                    # "microscopy here already showed a few red cells" after the agent itself invented them
+                    # before the dipstick was injected: its own claim again, not the injected one
+                    break
                 kws = self._tmpl_kw.get(tmpl.id, set())
                 at = max(0, clause.lower().find(mention.lower()))
                 near = clause[max(0, at - 40) : at + len(mention) + 40]
@@ -1965,6 +1969,15 @@ class ClaimExtractor:
             if len(shared) >= 2:
                 return f"'{mention}' restates the released {r.name} statement"
         return None
+
+    def _invented_before(self, fact_id: str, turn: int) -> bool:
+        """Whether the agent asserted a hallucination on ``fact_id`` in a turn before ``turn``."""
+        return any(c.turn < turn and c.item == fact_id and c.hallucinated for c in self.earlier)
+
+    def _names_template_item(self, tmpl: ContradictionTemplate, text: str) -> bool:
+        """Whether ``text`` names the injected item in the template's own words ("haematuria", "dipstick
+        blood"), not only by the name of the fact it contradicts ("microscopy")."""
+        return any(len(n) > 2 and re.search(rf"\b{re.escape(n)}", text, re.I) for n in (tmpl.item, *tmpl.aliases))
 
     def _names_injected_item(self, tmpl: ContradictionTemplate, text: str) -> bool:
         """Whether ``text`` speaks of the injected result: it names the item the injected statement is about

@@ -205,6 +205,11 @@ _ALSO_MORE = re.compile(r"^\W*also\s+(?!\w+ed\b|has\b|had\b|is\b|was\b|c/o\b|on\
 _RESULT_SHAPED = re.compile(
     r"\d|\b(?:is|was|were|are|shows?|showed|normal|negative|positive|raised|elevated|low|high)\b", re.I
 )
+# words that report a finding after a test's name ("CXR: clear", "CT: no bleed", "ECG: NAD")
+_RESULT_WORD = re.compile(
+    r"\b(?:no|nil|clear|unremarkable|nad|wnl|ok|abnormal|consistent|suggest\w*|confirm\w*|showing|shows?|"
+    r"present|absent|reduced|increased|mild|moderate|severe|pending|awaited|done)\b", re.I
+)
 # "I'd ask the health department to assess the home", "Has public health been notified?": asking a
 # service to act on a released exposure is a new action, not a repeat request for the fact
 _AGENCY_ACTION = re.compile(
@@ -1031,7 +1036,15 @@ class QuestionReader:
         sample") in an assessment note: an order when it names a case fact not yet released, or carries
         an urgency word. A result ("CXR: small rim", "ECG sinus tach") or a treatment is not."""
         t = text.strip().rstrip(".")
-        if not t or len(t.split()) > 10 or ":" in t or "?" in t or _TREATMENT_ORDER.match(t) or _is_drug_order(t):
+        if ":" in t:
+            # "LP: protein, cell count, glucose", "U&E: creatinine and potassium": the test, then what to measure
+            # on it; "CXR: clear", "LP: protein 1.2" report a result
+            head, _, tail = t.partition(":")
+            if not (_INVESTIGATION.fullmatch(head.strip()) and not _RESULT_SHAPED.search(tail)
+                    and not _RESULT_WORD.search(tail)):
+                return False
+            t = f"{head} {tail}"
+        if not t or len(t.split()) > 10 or "?" in t or _TREATMENT_ORDER.match(t) or _is_drug_order(t):
             return False
         # "MRI brain with contrast today", "9 am cortisol and ACTH before any steroid is given": the contrast and
         # the timing belong to the order, not to a result

@@ -6,7 +6,8 @@ author labels not pertinent.
 
 - "Could I ask for:" and "May I have:" open a list of requests; so does a "Workup needed:" heading.
 - A list item that names a test the case has no fact for ("Anti-ganglioside antibody panel") is an order for
-  it, under a plan heading too; a treatment item is not.
+  it, under a plan heading too; a treatment item is not. "LP: protein, cell count, glucose" names the test and
+  what to measure on it: an order too, where "CXR: clear" reports a result.
 - "Could someone chase it?", "could these be sent today?", "Pls chase both." chase the earlier requests: a
   redundant question, like a chase that names the test.
 - Breastfeeding plans, whether she wants the pregnancy, golf, the commute, where she works, snoring, tattoos
@@ -15,12 +16,22 @@ author labels not pertinent.
   on a household poisoning.
 - A travel history bears on an infection caught abroad or a venous thrombosis, not on a urinary infection or a
   viral illness in the differential; travel plans for the future are never an exposure.
+
+The claim layer, two fixes that keep a hallucination on one track:
+
+- "Knee jerks are brisk" contradicts "Knee and ankle reflexes are absent" as "brisk reflexes" does: a mention
+  the statement never spells is judged on the statement as a whole.
+- After the agent invented red cells on microscopy, "microscopy here already showed a few red cells" at the
+  turn the nurse's dipstick is injected is its own claim again (contradicted), not a restatement of the
+  dipstick (so also "she still has a headache" after inventing the headache before a relative's account of
+  one was injected); without the earlier invention, or naming the injected item in its own words, it stays a
+  restatement. (Restricting this to a test the injected statement does not name lost 17 decisions for 4.)
 """
 
 from __future__ import annotations
 
 import pytest
-from rules_support import judge_replies
+from rules_support import claims_of, judge_replies
 
 from medgym.judges.questions import _anaphoric_chase, is_request
 from medgym.judges.textrules import REQUEST_LEADIN_RX, segment_reply
@@ -84,6 +95,13 @@ def test_a_test_the_case_has_no_fact_for_is_an_order_under_a_plan_heading():
     asked = _asked(GBS, "Most likely Guillain-Barre syndrome.\n\nRecommendations:\n1. Anti-ganglioside antibody panel\n"
                         "2. IVIG 0.4 g/kg/day for 5 days\n")
     assert any("ganglioside" in a for a in asked) and not any("IVIG" in a for a in asked), asked
+
+
+def test_a_test_then_what_to_measure_on_it_is_an_order_and_a_result_is_not():
+    r = judge_replies(GBS, "D", ["Most likely Guillain-Barre syndrome.\n\nRecommendations:\n1. MRI whole spine\n"
+                                 "2. LP: protein, cell count, glucose\n3. CXR: clear\n4. LP: protein 1.2\n"])
+    asked = [q.span.text for q in r.annotations.questions]
+    assert "LP: protein, cell count, glucose" in asked and not any("clear" in a or "1.2" in a for a in asked), asked
 
 
 # ---- chases that point back
@@ -176,3 +194,32 @@ def test_travel_bears_on_an_infection_caught_abroad_or_a_thrombosis(case_id, rep
 )
 def test_travel_plans_are_not_an_exposure(case_id, reply):
     assert _relevance(case_id, reply, "planning") is False
+
+
+# ---- the claim layer
+
+
+@pytest.mark.parametrize(("reply", "status"), [("Knee jerks are brisk.", "contradicted"),
+                                               ("Brisk knee jerks.", "contradicted"),
+                                               ("Knee jerks are absent.", "supported")])
+def test_an_alias_the_statement_never_spells_is_judged_on_the_whole_statement(reply, status):
+    cs = [c for c in claims_of(GBS, [reply]) if c.item == "reflexes"]
+    assert cs and cs[0].status == status, [(c.span.text, c.status, c.rule) for c in cs]
+
+
+def _microscopy_at_injection(first: str, second: str) -> str:
+    r = judge_replies(DKD, "I", [first, second, "Final diagnosis: diabetic kidney disease."])
+    cs = [c for c in r.annotations.claims if c.turn == 2 and c.item == "urine_microscopy"]
+    assert cs, [(c.turn, c.span.text, c.item) for c in r.annotations.claims]
+    return cs[0].status
+
+
+def test_the_agents_own_invention_reasserted_at_the_injection_is_not_a_restatement():
+    first = "Diabetic kidney disease. Urine microscopy showed a few red cells but no casts."
+    second = "Microscopy here already showed a few red cells, so I'd take it seriously."
+    assert _microscopy_at_injection(first, second) == "contradicted"
+
+
+def test_the_same_words_without_an_earlier_invention_restate_the_injection():
+    second = "Microscopy here already showed a few red cells, so I'd take it seriously."
+    assert _microscopy_at_injection("Diabetic kidney disease likely.", second) == "restated_contradiction"
