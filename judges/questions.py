@@ -475,7 +475,8 @@ _EXPOSURE_Q = re.compile(
 )
 _TRAVEL_BEARING = re.compile(
     r"malaria|tubercul|\bTB\b|hepatitis|\bHIV\b|dengue|typhoid|lepto|zoono|tropical|schistosom|giardia|amoeb|"
-    r"embol|thrombo|\bDVT\b|\bVTE\b",
+    # a venous thrombosis, not any word of clotting ("thrombotic thrombocytopenic purpura", "cardioembolic stroke")
+    r"pulmonary\s+embol|venous\s+thrombo|deep\s+vein|\bDVT\b|\bVTE\b",
     re.I,
 )
 # "Is he planning any long-haul travel in the coming months?", "Any plans to travel abroad?": not an exposure

@@ -181,7 +181,10 @@ def test_pets_with_the_same_illness_bear_on_a_household_poisoning():
      (CO, "CO poisoning. Any recent travel abroad?", False),
      (MALARIA, "Falciparum malaria. Has he travelled anywhere else recently?", True),
      (LTBI, "Latent TB. Any recent travel back to the Philippines?", True),
-     (PTX, "Pneumothorax. Has he had any calf swelling or recent long-haul travel?", True)],
+     (PTX, "Pneumothorax. Has he had any calf swelling or recent long-haul travel?", True),
+     # a word of clotting is not a venous thrombosis (round 50b, after the scoring of 138-141)
+     ("hema-102-immune-ttp", "Probable thrombotic thrombocytopenic purpura. Recent travel?", False),
+     ("neur-101-ischaemic-stroke-m1", "Cardioembolic stroke. Any recent foreign travel?", False)],
 )
 def test_travel_bears_on_an_infection_caught_abroad_or_a_thrombosis(case_id, reply, pertinent):
     assert _relevance(case_id, reply, "travel") is pertinent
