@@ -505,6 +505,13 @@ def _stated_change(text: str, q: Quantity, qs: list[Quantity], released: Sequenc
     return None
 
 
+def _names_one_of(names, text: str, whole_word: bool = True) -> bool:
+    """Whether ``text`` names one of ``names`` (longer than two letters; from a word start, to a word end when
+    ``whole_word``)."""
+    end = r"\b" if whole_word else ""
+    return any(len(n) > 2 and re.search(rf"\b{re.escape(n)}{end}", text, re.I) for n in names)
+
+
 def _flags_conflict(seg: Segment) -> bool:
     """Whether a segment flags a conflict: conflict or doubt language, or a conflict heading
     ("Discrepancy:", "Unverified:")."""
@@ -1884,12 +1891,12 @@ class ClaimExtractor:
                     return "restated_contradiction", f"repeats the injected statement of {tmpl.id}"
                 if tmpl.fact_id != f.id or t_turn > tc.index or consistent_negation:
                     continue
-                if conflict and not (self._invented_before(f.id, t_turn) and not self._names_template_item(tmpl, clause)):
-                    return "restated_contradiction", f"repeats the injected statement of {tmpl.id}"
                 if conflict:
-                    # "microscopy here already showed a few red cells" after the agent itself invented them
-                    # before the dipstick was injected: its own claim again, not the injected one
-                    break
+                    if self._invented_before(f.id, t_turn) and not self._names_template_item(tmpl, clause):
+                        # "microscopy here already showed a few red cells" after the agent itself invented them
+                        # before the dipstick was injected: its own claim again, not the injected one
+                        break
+                    return "restated_contradiction", f"repeats the injected statement of {tmpl.id}"
                 kws = self._tmpl_kw.get(tmpl.id, set())
                 at = max(0, clause.lower().find(mention.lower()))
                 near = clause[max(0, at - 40) : at + len(mention) + 40]
@@ -1976,8 +1983,8 @@ class ClaimExtractor:
 
     def _names_template_item(self, tmpl: ContradictionTemplate, text: str) -> bool:
         """Whether ``text`` names the injected item in the template's own words ("haematuria", "dipstick
-        blood"), not only by the name of the fact it contradicts ("microscopy")."""
-        return any(len(n) > 2 and re.search(rf"\b{re.escape(n)}", text, re.I) for n in (tmpl.item, *tmpl.aliases))
+        blood"), not only by the name of the fact it contradicts ("microscopy"); a name may open a longer word."""
+        return _names_one_of((tmpl.item, *tmpl.aliases), text, whole_word=False)
 
     def _names_injected_item(self, tmpl: ContradictionTemplate, text: str) -> bool:
         """Whether ``text`` speaks of the injected result: it names the item the injected statement is about
@@ -1985,9 +1992,7 @@ class ClaimExtractor:
         result ("positive", "addendum", "would not explain")."""
         fact = self.know.matcher.facts.get(tmpl.fact_id)
         names = [tmpl.item, *(fact.all_names if fact is not None else ())]
-        return any(len(n) > 2 and re.search(rf"\b{re.escape(n)}\b", text, re.I) for n in names) or bool(
-            _RESULT_TALK.search(text)
-        )
+        return _names_one_of(names, text) or bool(_RESULT_TALK.search(text))
 
     def _named_by_released(self, tc: TurnContext, f: Fact, mention: str) -> str | None:
         """Why a finding word of withheld fact ``f`` is still given: a released fact of the same kind names

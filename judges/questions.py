@@ -267,6 +267,11 @@ _CHASE_FILLER = {"any", "the", "has", "have", "come", "back", "yet", "still", "r
                  "can", "you", "please", "pls", "chase", "pending", "also", "and", "from", "today", "now"}
 
 
+def _opens_with_test(text: str) -> bool:
+    """Whether an investigation is named in the first three words ("CTPA today", "Stool culture for X")."""
+    return bool(_INVESTIGATION.search(" ".join(text.split()[:3])))
+
+
 # "Could someone chase it?", "could these be sent today?", "Pls chase both.", "I would be grateful if it could be
 # expedited": a chase that names nothing and points back (it, them, these, both) at what is still missing
 _ANAPHORIC_CHASE_VERB = re.compile(
@@ -936,7 +941,7 @@ class QuestionReader:
                         seg.section in ("body", "diagnosis")
                         # under a plan heading only a bullet that opens with the test ("CTPA today", "Erect PA
                         # CXR now"), not a list of treatments with a test in it ("IVF, NPO, trend LFTs")
-                        or (seg.section == "plan" and _INVESTIGATION.search(" ".join(seg.text.split()[:3])))
+                        or (seg.section == "plan" and _opens_with_test(seg.text))
                     )
                     and self._bare_test_item(tc, seg.text)
                 ):
@@ -1055,7 +1060,7 @@ class QuestionReader:
         ids = self._targets(t)[0]
         if ids and not ids <= set(tc.released):
             return True
-        if not ids and _INVESTIGATION.search(" ".join(t.split()[:3])):
+        if not ids and _opens_with_test(t):
             return True  # a test the case has no fact for, listed by name ("Anti-ganglioside antibody panel")
         return bool(_URGENT_WORD.search(t)) and bool(ids or _INVESTIGATION.search(t))
 
