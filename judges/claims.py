@@ -505,6 +505,23 @@ def _stated_change(text: str, q: Quantity, qs: list[Quantity], released: Sequenc
     return None
 
 
+_LIST_NEGATION = re.compile(r"\b(?:no|without|nil|negative\s+for|free\s+of)\b([^.;:()]*)$", re.I)
+_LIST_BREAK = re.compile(r"\b(?:but|although|though|however|with|shows?|showed|is|are|was|were|has|had)\b", re.I)
+
+
+def _in_negated_list(text: str, start: int) -> bool:
+    """Whether the word at ``start`` is a later item of a negated list ("no mass, stricture or colitis":
+    "stricture" and "colitis" are denied too), which the word-level negation scope does not reach."""
+    m = _LIST_NEGATION.search(text[:start])
+    if m is None:
+        return False
+    between = m.group(1)
+    return (
+        len(between.split()) <= 8 and not _LIST_BREAK.search(between)
+        and bool(re.search(r",|\b(?:or|and|nor)\b", between))
+    )
+
+
 def _names_one_of(names, text: str, whole_word: bool = True) -> bool:
     """Whether ``text`` names one of ``names`` (longer than two letters; from a word start, to a word end when
     ``whole_word``)."""
@@ -1845,7 +1862,7 @@ class ClaimExtractor:
                     r"\s*(?:[\w-]+\s+){0,2}(?:on|in|at|from)\s+(?:the\s+|her\s+|his\s+|an?\s+)?", clause[m.end() : at], re.I
                 ):
                     continue  # a finding named before the test belongs to it only positionally ("X on the MRI")
-                if not mention_negated(clause, m.start(), m.end()):
+                if not mention_negated(clause, m.start(), m.end()) and not _in_negated_list(clause, m.start()):
                     return f"asserts '{m.group(0)}', which the released {f.name} statement negates"
         return None
 

@@ -226,3 +226,19 @@ def test_the_agents_own_invention_reasserted_at_the_injection_is_not_a_restateme
 def test_the_same_words_without_an_earlier_invention_restate_the_injection():
     second = "Microscopy here already showed a few red cells, so I'd take it seriously."
     assert _microscopy_at_injection("Diabetic kidney disease likely.", second) == "restated_contradiction"
+
+
+# ---- round 50c (after the scoring of 138-141): later items of a negated list are denied too
+
+
+@pytest.mark.parametrize(
+    ("reply", "status"),
+    [("Colonoscopy to the caecum: 25 mm sigmoid polyp removed, no mass, stricture or colitis.", "supported"),
+     ("Colonoscopy showed a stricture in the sigmoid.", "contradicted"),
+     ("Colonoscopy: no mass, but a stricture in the sigmoid.", "contradicted")],
+)
+def test_a_finding_in_a_negated_list_is_not_asserted(reply, status):
+    # the first reply was read as asserting 'stricture' (or 'colitis', by hash order) against the statement's
+    # "there is no mass, stricture or colitis"
+    cs = [c for c in claims_of("gast-101-advanced-adenoma-fit", [reply]) if c.item == "colonoscopy"]
+    assert cs and all(c.status == status for c in cs), [(c.span.text, c.status, c.rule) for c in cs]
