@@ -225,6 +225,19 @@ def _negated_in_statement(f: Fact, mention: str) -> bool:
     return False
 
 
+_NEGATION_CUE = re.compile(r"\b(?:no|not|nor|denies|denied|without|never|negative|nil|none)\b", re.I)
+
+
+def _affirmed_in_statement(f: Fact, mention: str) -> bool:
+    """Whether a negated fact's statement itself affirms the mentioned name: "Apart from amlodipine 5 mg daily
+    he takes no other regular drugs, and no NSAIDs" affirms "amlodipine", an alias of the fact that denies the
+    NSAIDs. Every occurrence must come before the statement's first negation."""
+    cue = _NEGATION_CUE.search(f.statement)
+    hits = list(re.finditer(rf"(?<![\w-]){re.escape(mention.strip())}(?![\w-])", f.statement, re.I))
+    # before the first negation only: a list after "denies" may run past the word-level negation scope
+    return bool(hits) and cue is not None and all(m.end() <= cue.start() for m in hits)
+
+
 def _template_keywords(statement: str, fact: Fact) -> set[str]:
     fact_words = {w[:7] for w in re.findall(r"[a-z]{4,}", fact.statement.lower())}
     words = {w[:7] for w in re.findall(r"[a-z]{4,}", statement.lower())}

@@ -89,6 +89,7 @@ from medgym.judges.claim_support import (
     _NEG_LIST_SCOPE,
     _RESULT_OF,
     _STOP,
+    _affirmed_in_statement,
     _called_normal_but_abnormal,
     _fact_negated_keywords,
     _local_window,
@@ -522,6 +523,13 @@ def _in_negated_list(text: str, start: int) -> bool:
     )
 
 
+def _denied_in(text: str, mention: str) -> bool:
+    """Whether ``text`` denies ``mention`` where it first names it, by its own negation or as a later item of a
+    negated list ("she takes no vitamin D, calcium, thiazide or lithium")."""
+    at = text.lower().find(mention.lower())
+    return at >= 0 and (mention_negated(text, at, at + len(mention)) or _in_negated_list(text, at))
+
+
 def _names_one_of(names, text: str, whole_word: bool = True) -> bool:
     """Whether ``text`` names one of ``names`` (longer than two letters; from a word start, to a word end when
     ``whole_word``)."""
@@ -589,6 +597,11 @@ def _names_family_condition(f: Fact | None, text: str, mentions) -> bool:
 # "leuc ++"); a lone "+" before another noun joins two items ("CT head + CTA", "ECG + BP still needed")
 _PLUS_SIGN = r"(?:\+{2,3}(?![\w+])|\+(?![\w+])(?=\s*(?:[,.;:)/]|$|(?:and|with|but|on|in|x|so)\b)))"
 _PLUS_RESULT = re.compile(r"\s*" + _PLUS_SIGN, re.I)
+
+
+def _PLUS_BEFORE(mention: str) -> re.Pattern[str]:  # noqa: N802 (reads as the pattern it builds)
+    """A plus sign opening a note item before ``mention``: "+ Murphy's", "w/ +Murphy's", "(+ Murphy's sign"."""
+    return re.compile(rf"(?:^|[,;:(\u2014\u2013]|\s-|\bw/|\bwith|\band)\s*\+\s*{re.escape(mention)}", re.I)
 _STATUS_RANK = {"supported": 0, "restated_contradiction": 1, "unsupported": 2, "contradicted": 3}
 
 
@@ -1810,6 +1823,10 @@ class ClaimExtractor:
                     NORMAL_RX.search(loc) or re.search(r"\b(?:negative|neg)\b", loc, re.I)
                 ):
                     return f"asserts an abnormal {f.name}; the released result is normal/negative"
+                if mention and _PLUS_BEFORE(mention).search(clause):
+                    # "Epigastric tenderness w/ guarding, + Murphy's.": a plus sign heading a finding of a note
+                    # is a positive sign ("Trop + ECG" joins two names and is not read)
+                    return f"asserts a positive {f.name} ('+' before it); the released result is negative"
                 if NORMAL_RX.search(loc) and not re.search(r"\babnormal\b", loc, re.I):
                     abn = _ABNORMAL_WORD.search(f.statement)
                     if abn and not mention_negated(f.statement, abn.start(), abn.end()):
@@ -1824,6 +1841,8 @@ class ClaimExtractor:
                 # "Microscopy showed a few red cells" where it showed none: the denied finding reported
                 # after the test's name
                 return self._asserts_denied_finding(f, clause, mention, strict=True)
+            if mention and _affirmed_in_statement(f, mention):
+                return None  # "amlodipine only": the statement denying the NSAIDs names the amlodipine he takes
             return f"the released statement negates {f.name}"
         if present and f.value is None and f.category in OBJECTIVE_CATEGORIES:
             normal = _called_normal_but_abnormal(f, local if local is not None else clause)
@@ -1909,9 +1928,17 @@ class ClaimExtractor:
                 if tmpl.fact_id != f.id or t_turn > tc.index or consistent_negation:
                     continue
                 if conflict:
-                    if self._invented_before(f.id, t_turn) and not self._names_template_item(tmpl, clause):
+                    if not self._names_template_item(tmpl, clause) and (
+                        self._invented_before(f.id, t_turn)
+                        or (
+                            self._names_other_denied(f, tmpl, mention) and not self._has_template_word(tmpl, clause)
+                            and not _denied_in(sentence or clause, mention)
+                        )
+                    ):
                         # "microscopy here already showed a few red cells" after the agent itself invented them
-                        # before the dipstick was injected: its own claim again, not the injected one
+                        # before the dipstick was injected: its own claim again, not the injected one; and
+                        # "red cell casts on re-spin" after a dipstick addendum names another finding of the
+                        # fact in no word of the injected statement: a new invention, not a restatement
                         break
                     return "restated_contradiction", f"repeats the injected statement of {tmpl.id}"
                 kws = self._tmpl_kw.get(tmpl.id, set())
@@ -1995,8 +2022,23 @@ class ClaimExtractor:
         return None
 
     def _invented_before(self, fact_id: str, turn: int) -> bool:
-        """Whether the agent asserted a hallucination on ``fact_id`` in a turn before ``turn``."""
-        return any(c.turn < turn and c.item == fact_id and c.hallucinated for c in self.earlier)
+        """Whether the agent asserted a qualitative hallucination on ``fact_id`` in a turn before ``turn``. A
+        misquoted number on the fact ("amlodipine 10 mg" for 5 mg) does not make a later "no NSAIDs" its own."""
+        return any(
+            c.turn < turn and c.item == fact_id and c.kind == "factual" and c.hallucinated for c in self.earlier
+        )
+
+    def _names_other_denied(self, f: Fact, tmpl: ContradictionTemplate, mention: str) -> bool:
+        """Whether ``mention`` names a finding the fact's statement denies ("red cell casts" of "no red cells and
+        no red cell casts") that the injected statement never speaks of (a dipstick's "haematuria (3+ blood)")."""
+        said = " ".join((tmpl.item, *tmpl.aliases, tmpl.statement)).lower()
+        words = {w[:7] for w in re.findall(r"[a-z]{4,}", mention.lower())}
+        return any(w in self._neg_kw.get(f.id, ()) and w not in said for w in words)
+
+    def _has_template_word(self, tmpl: ContradictionTemplate, text: str) -> bool:
+        """Whether ``text`` uses a distinctive word of the injected statement ("dipstick", "nurse", "blood" of
+        "the urine dipstick showed haematuria (3+ blood)"), as a restatement in other words does."""
+        return any(re.search(rf"\b{re.escape(k)}", text, re.I) for k in self._tmpl_kw.get(tmpl.id, ()))
 
     def _names_template_item(self, tmpl: ContradictionTemplate, text: str) -> bool:
         """Whether ``text`` names the injected item in the template's own words ("haematuria", "dipstick
