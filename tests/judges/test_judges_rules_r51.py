@@ -119,3 +119,27 @@ def test_a_new_denied_finding_at_the_injection_is_an_invention(second):
 )
 def test_the_injected_item_in_its_own_words_is_a_restatement(second):
     assert set(_microscopy_at_injection(second)) == {"restated_contradiction"}
+
+
+# ---- round 51b: "Na 131, K 5.4", "CEA 9.6" are invented values, not unread text
+
+
+@pytest.mark.parametrize(
+    ("reply", "item"),
+    [("SBP 104. Na 131, K 5.4.", "term:sodium"), ("SBP 104. Na 131, K 5.4.", "term:potassium"),
+     ("K+ 5.9 on the gas.", "term:potassium")],
+)
+def test_the_electrolytes_in_chart_shorthand_are_read(reply, item):
+    cs = [c for c in claims_of("peds-212-coeliac-in-t1dm", [reply]) if c.item == item]
+    assert cs and cs[0].status == "unsupported", [(c.span.text, c.item) for c in claims_of("peds-212-coeliac-in-t1dm", [reply])]
+
+
+@pytest.mark.parametrize("reply", ["Vit K 10 mg IV.", "WBC 16.2 K/uL.", "Fibrinogen na, still pending 12."])
+def test_a_k_or_na_that_is_not_an_electrolyte_value_is_not_one(reply):
+    items = {c.item for c in claims_of("gast-102-gallstone-pancreatitis", [reply])}
+    assert not items & {"term:potassium", "term:sodium"}, items
+
+
+def test_a_tumour_marker_the_case_never_gives_is_an_invented_value():
+    cs = [c for c in claims_of("gast-101-advanced-adenoma-fit", ["CEA 9.6, mildly raised."]) if c.item == "term:CEA"]
+    assert cs and cs[0].hallucinated
