@@ -715,6 +715,15 @@ _WHERE_FOUND = re.compile(
 _NEG_BREAK = re.compile(r"[,;:.()]|\b(?:but|however|although|though|except|yet|whereas|and\s+(?:a|an|the|his|her|he|she)|with)\b", re.I)
 
 
+# "does not explain the COHb", "doesn't explain a positive IGRA", "does not drop the pH this far": the negation
+# denies a relation (what a diagnosis accounts for), and the finding after it is taken as given
+_NEGATED_RELATION = re.compile(
+    r"(?:\b(?:not|never)|n['’]t)\s+(?:\w+ly\s+)?(?:explain|account\s+for|produce|cause|drop|fit\s+with)\w*"
+    r"(?:\s+(?:the|a|an|this|that|her|his|such\s+an?))?(?:\s+(?:positive|raised|high|low|elevated|abnormal))?\s*$",
+    re.I,
+)
+
+
 def mention_negated(text: str, start: int, end: int, window: int = 4) -> bool:
     """Stricter negation scope than medgym.text.negation: a trigger at most ``window`` words
     before the mention in the same clause ("no fever or rigors", "negative HBsAg"), or a
@@ -729,7 +738,7 @@ def mention_negated(text: str, start: int, end: int, window: int = 4) -> bool:
         before = before[cut[-1].end() :]
     words = before.split()
     tail = " ".join(words[-window:]) if words else ""
-    if _NEG_PRE.search(tail):
+    if _NEG_PRE.search(tail) and not _NEGATED_RELATION.search(before[-60:]):
         return True
     # a coordinated negated list keeps its scope over more words: "no cord compression or cord signal change"
     long_tail = " ".join(words[-9:]) if words else ""

@@ -17,12 +17,22 @@ interaction 0.563). Three claim readings it showed, each checked on all 146 sets
   new invention, not a restatement of the addendum. Naming the injected item, or using the injected
   statement's words, stays a restatement. (Every conflicting claim in no word of the template, tried first,
   lost 14 decisions for 9: "osmotic symptoms" restate a wife's account of thirst and nocturia.)
+
+Round 51b: "Na 131, K 5.4", "K+ 5.9" and the tumour markers CEA and CA-125 are analytes of the general
+vocabulary, so a value the case never gives is read as an invented one (lower-case "na"/"k" are skipped).
+
+Round 51c: a negation of what a diagnosis explains does not deny the finding ("tobacco does not explain the
+COHb", "doesn't explain a positive IGRA", "does not drop the pH this far"), and "does not fit with" is not the
+FIT. (Tried and dropped: reading every later item of a negated list as denied at the mention level, the shared
+scope the 50c note asked for, added 51 false claims: "no vit D/Ca/thiazide" and asked lists.)
 """
 
 from __future__ import annotations
 
 import pytest
 from rules_support import claims_of, judge_replies
+
+from medgym.judges.textrules import mention_negated
 
 GALL = "gast-102-gallstone-pancreatitis"
 RETENTION = "neph-101-obstructive-aki-retention"
@@ -143,3 +153,32 @@ def test_a_k_or_na_that_is_not_an_electrolyte_value_is_not_one(reply):
 def test_a_tumour_marker_the_case_never_gives_is_an_invented_value():
     cs = [c for c in claims_of("gast-101-advanced-adenoma-fit", ["CEA 9.6, mildly raised."]) if c.item == "term:CEA"]
     assert cs and cs[0].hallucinated
+
+
+# ---- round 51c: a negated relation does not deny the finding after it
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [("Non-smoker, so tobacco does not explain the COHb.", "COHb"),
+     ("A BCG-related false-positive TST doesn't explain a positive IGRA.", "IGRA"),
+     ("Starvation ketosis does not drop the pH this far.", "pH"),
+     ("Iron deficiency on its own does not produce a lead level like this.", "lead level")],
+)
+def test_what_a_diagnosis_does_not_explain_is_not_denied(text, word):
+    at = text.index(word)
+    assert not mention_negated(text, at, at + len(word))
+
+
+@pytest.mark.parametrize(
+    ("text", "word"), [("No fever or rigors.", "fever"), ("No raised CRP.", "CRP"), ("He does not smoke.", "smoke")]
+)
+def test_a_plain_negation_still_denies(text, word):
+    at = text.index(word)
+    assert mention_negated(text, at, at + len(word))
+
+
+def test_does_not_fit_is_not_the_faecal_immunochemical_test():
+    reply = "The GP haemoglobin of 9.8 g/dL does not fit with our own haemoglobin of 14.1 g/dL."
+    items = {c.item for c in claims_of("gast-101-advanced-adenoma-fit", [reply])}
+    assert "fit" not in items, items

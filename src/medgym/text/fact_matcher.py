@@ -179,9 +179,10 @@ def inflection_variants(name: str) -> list[str]:
 
 
 # Common words written like an acronym alias in lower case: the pronoun "us" is not "US" (ultrasound), a
-# pet is not "PET" (the scan), "na"/"k" in lower case are not sodium and potassium ("Na 131", "K 5.4"). Matching
+# pet is not "PET" (the scan), "na"/"k" in lower case are not sodium and potassium ("Na 131", "K 5.4"), and
+# "does not fit with" is not the FIT (faecal immunochemical test). Matching
 # is case-insensitive, so these are skipped by their exact spelling.
-_WORDS_NOT_ACRONYMS = frozenset({"us", "pet", "pets", "Pet", "Pets", "na", "k"})
+_WORDS_NOT_ACRONYMS = frozenset({"us", "pet", "pets", "Pet", "Pets", "na", "k", "fit"})
 
 
 def _alias_body(alias: str) -> str:
