@@ -182,3 +182,21 @@ def test_does_not_fit_is_not_the_faecal_immunochemical_test():
     reply = "The GP haemoglobin of 9.8 g/dL does not fit with our own haemoglobin of 14.1 g/dL."
     items = {c.item for c in claims_of("gast-101-advanced-adenoma-fit", [reply])}
     assert "fit" not in items, items
+
+
+# ---- round 51d (after the scoring of 146-149): a vitamin's letter is not an electrolyte
+
+
+def test_a_chase_that_mentions_vitamin_k_stays_a_chase():
+    # 51b's 'K' alias read "before dosing vitamin K" as asking for a potassium, so the chase of the INR became new
+    first = "Please could you send:\n- an urgent INR\n- liver function tests\n- a description of the bruising"
+    second = "I would still like the INR result and a look at the bruises before dosing vitamin K."
+    r = judge_replies("hema-101-warfarin-clarithromycin", "O+D", [first, second, "Final diagnosis: over-anticoagulation."])
+    q = next(q for q in r.annotations.questions if q.span.text.startswith("I would still like"))
+    assert q.redundant, (q.span.text, q.rule)
+
+
+@pytest.mark.parametrize("reply", ["Vit K 10 mg IV given.", "Vitamin K 5 mg IV.", "Vit. D 800 IU daily."])
+def test_a_vitamin_letter_is_not_read_as_an_analyte(reply):
+    items = {c.item for c in claims_of("peds-212-coeliac-in-t1dm", [reply])}
+    assert not items & {"term:potassium", "term:sodium"}, items

@@ -183,6 +183,7 @@ def inflection_variants(name: str) -> list[str]:
 # "does not fit with" is not the FIT (faecal immunochemical test). Matching
 # is case-insensitive, so these are skipped by their exact spelling.
 _WORDS_NOT_ACRONYMS = frozenset({"us", "pet", "pets", "Pet", "Pets", "na", "k", "fit"})
+_VITAMIN_BEFORE = re.compile(r"\bvit(?:amin|\.)?\s*$", re.I)
 
 
 def _alias_body(alias: str) -> str:
@@ -221,6 +222,8 @@ class Lexicon:
         for m in self._re.finditer(text):
             if m.group(0) in _WORDS_NOT_ACRONYMS:
                 continue
+            if len(m.group(0)) == 1 and _VITAMIN_BEFORE.search(text, 0, m.start()):
+                continue  # "dosing vitamin K", "vit D": a vitamin's letter, not potassium or an acronym
             k = self.key(m.group(0))
             hits = self._by_alias.get(k)
             if hits is None:  # plural suffix or separator variant: strip and retry
