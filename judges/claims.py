@@ -599,9 +599,12 @@ _PLUS_SIGN = r"(?:\+{2,3}(?![\w+])|\+(?![\w+])(?=\s*(?:[,.;:)/]|$|(?:and|with|bu
 _PLUS_RESULT = re.compile(r"\s*" + _PLUS_SIGN, re.I)
 
 
-def _PLUS_BEFORE(mention: str) -> re.Pattern[str]:  # noqa: N802 (reads as the pattern it builds)
-    """A plus sign opening a note item before ``mention``: "+ Murphy's", "w/ +Murphy's", "(+ Murphy's sign"."""
+@functools.lru_cache(maxsize=1024)
+def _plus_before(mention: str) -> re.Pattern[str]:
+    """A plus sign opening a note item before ``mention``: "+ Murphy's", "w/ +Murphy's", "(+ Murphy's sign"
+    (compiled once per mention: the same few sign names recur in every reply of a case)."""
     return re.compile(rf"(?:^|[,;:(\u2014\u2013]|\s-|\bw/|\bwith|\band)\s*\+\s*{re.escape(mention)}", re.I)
+
 _STATUS_RANK = {"supported": 0, "restated_contradiction": 1, "unsupported": 2, "contradicted": 3}
 
 
@@ -1823,7 +1826,7 @@ class ClaimExtractor:
                     NORMAL_RX.search(loc) or re.search(r"\b(?:negative|neg)\b", loc, re.I)
                 ):
                     return f"asserts an abnormal {f.name}; the released result is normal/negative"
-                if mention and _PLUS_BEFORE(mention).search(clause):
+                if mention and _plus_before(mention).search(clause):
                     # "Epigastric tenderness w/ guarding, + Murphy's.": a plus sign heading a finding of a note
                     # is a positive sign ("Trop + ECG" joins two names and is not read)
                     return f"asserts a positive {f.name} ('+' before it); the released result is negative"

@@ -222,7 +222,7 @@ class Lexicon:
         for m in self._re.finditer(text):
             if m.group(0) in _WORDS_NOT_ACRONYMS:
                 continue
-            if len(m.group(0)) == 1 and _VITAMIN_BEFORE.search(text, 0, m.start()):
+            if len(m.group(0)) == 1 and _VITAMIN_BEFORE.search(text, max(0, m.start() - 12), m.start()):
                 continue  # "dosing vitamin K", "vit D": a vitamin's letter, not potassium or an acronym
             k = self.key(m.group(0))
             hits = self._by_alias.get(k)
