@@ -523,11 +523,16 @@ def _in_negated_list(text: str, start: int) -> bool:
     )
 
 
+def _denied_at(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is denied, by its own negation or as a later item of a negated list ("she takes
+    no vitamin D, calcium, thiazide or lithium"), which the word-level scope does not reach."""
+    return mention_negated(text, start, end) or _in_negated_list(text, start)
+
+
 def _denied_in(text: str, mention: str) -> bool:
-    """Whether ``text`` denies ``mention`` where it first names it, by its own negation or as a later item of a
-    negated list ("she takes no vitamin D, calcium, thiazide or lithium")."""
+    """Whether ``text`` denies ``mention`` where it first names it (see :func:`_denied_at`)."""
     at = text.lower().find(mention.lower())
-    return at >= 0 and (mention_negated(text, at, at + len(mention)) or _in_negated_list(text, at))
+    return at >= 0 and _denied_at(text, at, at + len(mention))
 
 
 def _names_one_of(names, text: str, whole_word: bool = True) -> bool:
@@ -604,6 +609,7 @@ def _plus_before(mention: str) -> re.Pattern[str]:
     """A plus sign opening a note item before ``mention``: "+ Murphy's", "w/ +Murphy's", "(+ Murphy's sign"
     (compiled once per mention: the same few sign names recur in every reply of a case)."""
     return re.compile(rf"(?:^|[,;:(\u2014\u2013]|\s-|\bw/|\bwith|\band)\s*\+\s*{re.escape(mention)}", re.I)
+
 
 _STATUS_RANK = {"supported": 0, "restated_contradiction": 1, "unsupported": 2, "contradicted": 3}
 
@@ -1884,7 +1890,7 @@ class ClaimExtractor:
                     r"\s*(?:[\w-]+\s+){0,2}(?:on|in|at|from)\s+(?:the\s+|her\s+|his\s+|an?\s+)?", clause[m.end() : at], re.I
                 ):
                     continue  # a finding named before the test belongs to it only positionally ("X on the MRI")
-                if not mention_negated(clause, m.start(), m.end()) and not _in_negated_list(clause, m.start()):
+                if not _denied_at(clause, m.start(), m.end()):
                     return f"asserts '{m.group(0)}', which the released {f.name} statement negates"
         return None
 
@@ -1944,10 +1950,8 @@ class ClaimExtractor:
                         # fact in no word of the injected statement: a new invention, not a restatement
                         break
                     return "restated_contradiction", f"repeats the injected statement of {tmpl.id}"
-                kws = self._tmpl_kw.get(tmpl.id, set())
                 at = max(0, clause.lower().find(mention.lower()))
-                near = clause[max(0, at - 40) : at + len(mention) + 40]
-                if any(re.search(rf"\b{re.escape(k)}", near, re.I) for k in kws):
+                if self._has_template_word(tmpl, clause[max(0, at - 40) : at + len(mention) + 40]):
                     return "restated_contradiction", f"repeats the injected statement of {tmpl.id}"
             if f.id not in tc.released:
                 if f.category not in _TEST_CATEGORIES and self._context_says(
