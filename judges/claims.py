@@ -2040,7 +2040,15 @@ class ClaimExtractor:
         no red cell casts") that the injected statement never speaks of (a dipstick's "haematuria (3+ blood)")."""
         said = " ".join((tmpl.item, *tmpl.aliases, tmpl.statement)).lower()
         words = {w[:7] for w in re.findall(r"[a-z]{4,}", mention.lower())}
-        return any(w in self._neg_kw.get(f.id, ()) and w not in said for w in words)
+        if any(w in self._neg_kw.get(f.id, ()) and w not in said for w in words):
+            return True
+        # "PT/INR prolonged" after an outside fibrinogen: another test of the panel the statement reports ("PT and
+        # APTT are normal and fibrinogen is 3.1"), named by its acronym, that the injected statement never names
+        m = mention.strip()
+        return bool(
+            re.fullmatch(r"[A-Z]{2,5}", m) and re.search(rf"\b{m}\b", f.statement)
+            and not re.search(rf"\b{m.lower()}\b", said)
+        )
 
     def _has_template_word(self, tmpl: ContradictionTemplate, text: str) -> bool:
         """Whether ``text`` uses a distinctive word of the injected statement ("dipstick", "nurse", "blood" of

@@ -99,6 +99,12 @@ _CHASE = re.compile(
     r"\b(?:any|has|have|is|are)\b[^.?]{0,40}\b(?:yet|come\s+back|turned\s+up|arrived)\b)",
     re.I,
 )
+# "I would still like the ESR", "I'd still be grateful for the biopsy", "I still have no glucose": a chase only
+# when something it names was asked for before ("I'd still like a repeat ACR" with nothing asked is a new ask)
+_WISH_CHASE = re.compile(
+    r"\b(?:(?:would|'d|’d)\s+still\s+(?:like|want|be\s+grateful)|still\s+(?:have\s+no|(?:do\s+not|don't|don’t)\s+have))\b",
+    re.I,
+)
 _ANAPHORA = re.compile(r"^\s*(?:it|this|that|these|those|the\s+(?:result|test|report|sample|value))\b", re.I)
 _NOT_NEEDED = re.compile(
     r"\b(?:no|not|nothing)\b[^.;]{0,40}\b(?:needed|required|necessary|indicated|warranted)\b|\bunnecessary\b", re.I
@@ -136,6 +142,12 @@ _SERIAL = re.compile(
     r"\b(?:repeat|recheck|rpt)\b[^.?;]{0,40}?\b\d+\s*(?:wk|wks|weeks?|mo|mos|months?)\b(?!\s+ago)|"
     r"at\s+(?:the|his|her|their)\s+next\s+(?:visit|appointment|review|clinic)|"
     r"(?:in|after)\s+(?:another\s+)?(?:\d+|a|one|two|three|five|ten)\s*(?:years?|yrs?)|"
+    # "every six hours", "every morning", "at 24 and 48 hours", "at six and twelve months", "in 4/52", "in one to
+    # three months": more schedules of a value not yet existing
+    r"every\s+(?:(?:one|two|three|four|six|eight|twelve|other)\s+)?(?:hours?|days?|mornings?|evenings?|nights?|weeks?)|"
+    r"at\s+(?:\d+|three|six|twelve)\s+and\s+(?:\d+|six|twelve|twenty-four)\s*(?:hours?|hrs?|h|weeks?|months?)|"
+    r"(?:in|after)\s+\d+\s*/\s*(?:52|12|7)|"
+    r"(?:in|after)\s+(?:one|two|three|four|six)\s+to\s+(?:two|three|four|six|twelve)\s+(?:days|weeks|months)|"
     r"after\s+(?:\d+(?:\.\d+)?\s*L\b|(?:the\s+|a\s+|his\s+|her\s+)?(?:[\w-]+\s+){0,2}(?:treatment|fluids?|"
     r"resuscitation|rehydration|correction|transfusion|dialysis|insulin|infusion|bolus)\b)|"
     r"once\s+(?:(?:she|he|they)(?:'s|\s+is|\s+are|\s+has|\s+have)|(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:is|are|has|have)"
@@ -1283,7 +1295,8 @@ class QuestionReader:
             elif serial:
                 reasons.append("asks for scheduled serial measurements (values not yet existing): new")
             elif (
-                not r.confirm and r.targets and _CHASE.search(r.text) and r.targets <= (asked | set(tc.released))
+                not r.confirm and r.targets and r.targets <= (asked | set(tc.released))
+                and (_CHASE.search(r.text) or (_WISH_CHASE.search(r.text) and r.targets & asked))
                 # "Please examine her for focal signs, and we still need the CT": a new ask too, unless the
                 # investigation itself was asked for earlier ("I still need the congestion examination")
                 and (new_test is None or _investigation_key(new_test) in asked_inv)
@@ -1336,7 +1349,7 @@ class QuestionReader:
                 ):
                     d.redundant = True
                     reasons.append(f"asks again for investigation(s) requested earlier {sorted(inv)}")
-                elif not r.targets and _CHASE.search(r.text) and (
+                elif not r.targets and (_CHASE.search(r.text) or _WISH_CHASE.search(r.text)) and (
                     prev_q := next(
                         (p for p in asked_text
                          if p.turn < r.turn and (

@@ -42,7 +42,7 @@ _HEADINGS: list[tuple[Section, re.Pattern[str]]] = [
         r"^(?:questions?|(?:further|additional|more)\s+(?:information|questions|tests|investigations|history)"
         r"(?:\s+(?:needed|required|requested|i\s+would\s+like|i'd\s+like|i\s+need|we\s+need))?|"
         r"information\s+(?:needed|required|requested)|"
-        r"requests?|tests?\s+(?:to\s+order|requested|needed|required|i\s+(?:would|will)\s+(?:order|request|like)|"
+        r"(?:(?:revised|updated|further|additional|outstanding|urgent)\s+)?requests?|tests?\s+(?:to\s+order|requested|needed|required|i\s+(?:would|will)\s+(?:order|request|like)|"
         r"i'd\s+(?:order|request|like)|i\s+need)(?:\s+(?:now|urgently|today|first|next))?|"
         r"investigations?\s+(?:i\s+would\s+(?:like|order|request)|i'd\s+(?:like|order|request)|needed|i\s+need)"
         r"\s+(?:now|urgently|today|first|next)|investigations?(?:\s+(?:needed|"
@@ -254,9 +254,12 @@ def segment_reply(text: str) -> list[Segment]:
                 body_start = m.end()
                 bullet = False
                 block_heading = heading
-        elif REQUEST_HEADING_RX.match(re.sub(r"[*_#]+", "", line).strip().rstrip(":").strip()) and _next_is_bullet(
-            text, pos
-        ):
+        elif (
+            REQUEST_HEADING_RX.match(re.sub(r"[*_#]+", "", line).strip().rstrip(":").strip())
+            # "### Please send before any steroid", "## Before I commit, I need" over a list: a markdown
+            # heading worded as a request lead-in, without the colon a sentence would end with
+            or (line.lstrip().startswith("#") and is_request_leadin(_bare_heading(line) + ":"))
+        ) and _next_is_bullet(text, pos):
             section, leadin = "questions", True
             prev_blank = False
             continue
@@ -496,7 +499,10 @@ RETRACTION_RX = re.compile(
     r"incorrectly\s+(?:stated|assumed|quoted|reported|said)|I\s+(?:should\s+not|shouldn't)\s+have|"
     r"(?:was|were)\s+(?:never|not\s+actually|not\s+in\s+fact)\s+(?:provided|given|reported|measured|stated)|"
     r"(?:was|were)\s+not\s+(?:provided|given|reported|stated)\s+(?:to\s+me|in\s+the\s+case|earlier)|"
-    r"I\s+(?:had\s+)?(?:wrongly|incorrectly|mistakenly)|correction|I\s+apologi[sz]e|correct\s+myself|"
+    r"I\s+(?:had\s+)?(?:wrongly|incorrectly|mistakenly)|"
+    # "needs careful sodium correction", "slow correction": treating a value, not withdrawing a claim
+    r"(?<!careful\s)(?<!cautious\s)(?<!slow\s)(?<!gradual\s)(?<!rapid\s)(?<!sodium\s)(?<!potassium\s)(?<!calcium\s)"
+    r"(?<!glucose\s)(?<!fluid\s)correction|I\s+apologi[sz]e|correct\s+myself|"
     r"(?:that|this)\s+(?:is|was)\s+(?:wrong|incorrect|an?\s+error|not\s+(?:right|correct|true|accurate))|"
     r"(?:earlier|previous|previously)\s+(?:I\s+)?(?:stated|assumed|quoted|mentioned|said)\b.*\b(?:not|never|"
     r"unsupported|assumption)|that\s+was\s+(?:an|my|only\s+an?|just\s+an?)\s+assumption|(?:was|were)\s+(?:an?\s+)?(?:assumption|"
@@ -570,7 +576,7 @@ HISTORY_RX = re.compile(
 )
 RESULT_RX = re.compile(
     r"\b(?:shows?|showed|shown|showing|reveal(?:s|ed)?|demonstrat\w*|found|came\s+back|"
-    r"normal|abnormal|elevated|raised|high|low|increased|decreased|reduced|deranged|dilat\w*|negative|"
+    r"normal|abnormal|elevated|raised|high|low|increased|decreased|reduced|deranged|dilat\w*|negative|prolonged|"
     r"positive|unremarkable|markedly|mildly|moderately|significantly|grossly|within\s+(?:the\s+)?normal|"
     r"detected|undetectable|present|absent|confirmed|consistent|is\s+\d|was\s+\d|of\s+\d|at\s+\d|"
     r"non-?reactive|reactive|clear|enlarged|thickened|tender|swollen|palpable|seen|identified|"
@@ -589,7 +595,8 @@ FINDING_RX = re.compile(
     r"aneurysms?|pneumothorax|cardiomegaly)\b",
     re.I,
 )
-ELEVATED_RX = re.compile(r"\b(?:elevated|raised|high|increased|markedly|abnormal|deranged|above)\b", re.I)
+# "PT prolonged": a clotting time above its range
+ELEVATED_RX = re.compile(r"\b(?:elevated|raised|high|increased|markedly|abnormal|deranged|above|prolonged)\b", re.I)
 LOW_RX = re.compile(r"\b(?:low(?![\s-]grade)|reduced|decreased|below|depressed)\b", re.I)
 NORMAL_RX = re.compile(
     r"\b(?:normal|nl|unremarkable|bland|within\s+(?:the\s+)?normal|in\s+range|within\s+range|clean|NAD|WNL|non-?focal)\b",

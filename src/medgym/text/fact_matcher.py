@@ -179,11 +179,12 @@ def inflection_variants(name: str) -> list[str]:
 
 
 # Common words written like an acronym alias in lower case: the pronoun "us" is not "US" (ultrasound), a
-# pet is not "PET" (the scan), "na"/"k" in lower case are not sodium and potassium ("Na 131", "K 5.4"), and
-# "does not fit with" is not the FIT (faecal immunochemical test). Matching
+# pet is not "PET" (the scan), "na"/"k"/"t" in lower case are not sodium, potassium and temperature ("Na 131",
+# "K 5.4", "T 38.9"; the "t" of "don't"), and "does not fit with" is not the FIT (faecal immunochemical test). Matching
 # is case-insensitive, so these are skipped by their exact spelling.
-_WORDS_NOT_ACRONYMS = frozenset({"us", "pet", "pets", "Pet", "Pets", "na", "k", "fit"})
+_WORDS_NOT_ACRONYMS = frozenset({"us", "pet", "pets", "Pet", "Pets", "na", "k", "t", "fit"})
 _VITAMIN_BEFORE = re.compile(r"\bvit(?:amin|\.)?\s*$", re.I)
+_TEMPERATURE_AFTER = re.compile(r"\s*(?:now\s+|was\s+|of\s+|=\s*|:\s*)?(?:3[4-9]|4[0-2])(?:\.\d)?(?![\d/])")
 
 
 def _alias_body(alias: str) -> str:
@@ -224,6 +225,8 @@ class Lexicon:
                 continue
             if len(m.group(0)) == 1 and _VITAMIN_BEFORE.search(text, max(0, m.start() - 12), m.start()):
                 continue  # "dosing vitamin K", "vit D": a vitamin's letter, not potassium or an acronym
+            if m.group(0) == "T" and not _TEMPERATURE_AFTER.match(text, m.end()):
+                continue  # "T 38.9" of a terse note is the temperature; "T waves", "T 1/2" are not
             k = self.key(m.group(0))
             hits = self._by_alias.get(k)
             if hits is None:  # plural suffix or separator variant: strip and retry
