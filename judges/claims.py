@@ -2146,8 +2146,10 @@ class ClaimExtractor:
             # a hyphenated word is compared whole: the stem of "anti-smith" is the "anti-" of "anti-dsDNA"
             hits = [re.search(rf"\b{re.escape(w if '-' in w else _stem(w))}\w*", low) for w in content]
             if all(hits) and all(q in low for q in qualifiers):
-                first = min(h.start() for h in hits if h)
-                if (not mention_negated(low, first, first + 1)) == present:
+                # negated at any of its words: "the sample reached the laboratory ... no haemolysis index was
+                # reported" does not state a haemolysed sample
+                negated = any(mention_negated(low, h.start(), h.end()) for h in hits if h)
+                if (not negated) == present:
                     return True
         return False
 

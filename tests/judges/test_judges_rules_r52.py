@@ -23,6 +23,11 @@ all 154 sets:
 - "T 38.9" in a terse note is the temperature (an upper-case T before a body temperature only).
 - Invented findings and tests in the general vocabulary: "bit her tongue", TPO antibodies, anticardiolipin,
   DGP-IgG, urinary pneumococcal antigen, a gum lead line, peripancreatic stranding, "Eos", "bHCG", IgE.
+
+Round 52b: a finding the context states in another word order must not be negated at any of its words there
+(the stem comparison looked at the first word only: "the sample reached the laboratory ... no haemolysis index
+was reported" stated a haemolysed sample, and "the liver edge is not palpable" a palpable liver); glucose on a
+urine dipstick ("Urine dip positive for glucose", "UA 2+ glucose") is glycosuria, not the blood glucose.
 """
 
 from __future__ import annotations
@@ -200,3 +205,25 @@ def test_other_capital_ts_are_not_the_temperature(reply):
 )
 def test_invented_findings_of_the_general_vocabulary_are_unsupported(case_id, reply, item):
     assert _items(case_id, reply, item) == ["unsupported"]
+
+
+# ---- round 52b: the context's words in another order, negated at any word; glycosuria on a dipstick
+
+HYPERK = "neph-102-drug-induced-hyperkalaemia"
+PREDIAB = "endo-101-prediabetes-screening"
+
+
+def test_a_finding_the_context_negates_at_one_of_its_words_is_not_stated_there():
+    # the community sample "reached the laboratory 7 hours after venepuncture and no haemolysis index was reported"
+    assert _items(HYPERK, "The sample was obviously haemolysed.", "term:haemolysed sample") == ["unsupported"]
+
+
+def test_a_finding_the_context_states_in_another_order_is_still_supported():
+    # "the sample reached the laboratory 7 hours after venepuncture": a delayed sample, in other words
+    statuses = [c.status for c in claims_of(HYPERK, ["The K of 6.4 was on a delayed community sample."])]
+    assert "unsupported" not in statuses and "contradicted" not in statuses, statuses
+
+
+@pytest.mark.parametrize("reply", ["Urine dip positive for glucose today.", "UA today 2+ glucose."])
+def test_glucose_on_a_urine_dipstick_is_glycosuria(reply):
+    assert _items(PREDIAB, reply, "term:glycosuria") == ["unsupported"]
