@@ -103,6 +103,10 @@ def _local_window(clause: str, mention: str) -> str:
         if w[-1:] in ",;":
             after = [*after[:k], w[:-1]]
             break
+    rest = clause[i + len(mention):].split()
+    if after and len(after) == 4 and after[-1].lower() in ("within", "in") and len(rest) > 4:
+        # "The ECG T waves are within normal limits": the phrase the window cut is the result
+        after = [*after, *rest[4:6]]
     return " ".join([*before, mention, *after])
 
 

@@ -28,6 +28,9 @@ Round 52b: a finding the context states in another word order must not be negate
 (the stem comparison looked at the first word only: "the sample reached the laboratory ... no haemolysis index
 was reported" stated a haemolysed sample, and "the liver edge is not palpable" a palpable liver); glucose on a
 urine dipstick ("Urine dip positive for glucose", "UA 2+ glucose") is glycosuria, not the blood glucose.
+
+Round 52c: the words around a mention (3 before, 4 after) keep "within normal limits" whole, so "The ECG T waves
+are within normal limits for him" calls the ECG normal against its peaked T waves.
 """
 
 from __future__ import annotations
@@ -227,3 +230,14 @@ def test_a_finding_the_context_states_in_another_order_is_still_supported():
 @pytest.mark.parametrize("reply", ["Urine dip positive for glucose today.", "UA today 2+ glucose."])
 def test_glucose_on_a_urine_dipstick_is_glycosuria(reply):
     assert _items(PREDIAB, reply, "term:glycosuria") == ["unsupported"]
+
+
+# ---- round 52c: "within normal limits" kept whole in the words around a mention
+
+
+def test_a_report_called_within_normal_limits_is_contradicted_by_its_abnormal_finding():
+    assert _items(HYPERK, "The ECG T waves are within normal limits for him.", "ecg") == ["contradicted"]
+
+
+def test_an_ecg_with_its_reported_finding_still_agrees():
+    assert _items(HYPERK, "The ECG shows peaked T waves in V2-V5.", "ecg") == ["supported"]
