@@ -2036,8 +2036,10 @@ class ClaimExtractor:
         )
 
     def _names_other_denied(self, f: Fact, tmpl: ContradictionTemplate, mention: str) -> bool:
-        """Whether ``mention`` names a finding the fact's statement denies ("red cell casts" of "no red cells and
-        no red cell casts") that the injected statement never speaks of (a dipstick's "haematuria (3+ blood)")."""
+        """Whether ``mention`` names another finding of the fact that the injected statement never speaks of: one
+        the fact's statement denies ("red cell casts" of "no red cells and no red cell casts", against a dipstick's
+        "haematuria (3+ blood)"), or another test of its panel named by acronym ("PT" of "PT and APTT are normal
+        and fibrinogen is 3.1", against an outside fibrinogen)."""
         said = " ".join((tmpl.item, *tmpl.aliases, tmpl.statement)).lower()
         words = {w[:7] for w in re.findall(r"[a-z]{4,}", mention.lower())}
         if any(w in self._neg_kw.get(f.id, ()) and w not in said for w in words):

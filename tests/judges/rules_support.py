@@ -36,6 +36,22 @@ def claims_of(case_id: str, replies: list[str], cond: str = "baseline"):
     return judge_replies(case_id, cond, replies).annotations.claims
 
 
+def claim_statuses(case_id: str, reply: str, item: str, cond: str = "baseline") -> list[str]:
+    """The statuses of the claims on ``item`` in one reply (asserting that there is at least one, and showing
+    every claim of the reply when there is none)."""
+    claims = claims_of(case_id, [reply], cond)
+    found = [c.status for c in claims if c.item == item]
+    assert found, [(c.span.text, c.item, c.status) for c in claims]
+    return found
+
+
+def question_with(result: JudgeResult, words: str):
+    """The first question of ``result`` whose span contains ``words`` (asserting there is one)."""
+    q = next((q for q in result.annotations.questions if words.lower() in q.span.text.lower()), None)
+    assert q is not None, [d.span.text for d in result.annotations.questions]
+    return q
+
+
 def claims_on(claims, text: str):
     """The claims whose span contains ``text`` (case-insensitive)."""
     return [c for c in claims if text.lower() in c.span.text.lower()]

@@ -30,7 +30,7 @@ scope the 50c note asked for, added 51 false claims: "no vit D/Ca/thiazide" and 
 from __future__ import annotations
 
 import pytest
-from rules_support import claims_of, judge_replies
+from rules_support import claim_statuses, claims_of, judge_replies
 
 from medgym.judges.textrules import mention_negated
 
@@ -38,12 +38,6 @@ GALL = "gast-102-gallstone-pancreatitis"
 RETENTION = "neph-101-obstructive-aki-retention"
 FH = "card-102-familial-hypercholesterolaemia"
 DKD = "neph-103-diabetic-kidney-disease"
-
-
-def _status(case_id: str, reply: str, item: str) -> list[str]:
-    cs = [c for c in claims_of(case_id, [reply]) if c.item == item]
-    assert cs, [(c.span.text, c.item, c.status) for c in claims_of(case_id, [reply])]
-    return [c.status for c in cs]
 
 
 # ---- a plus sign before a finding
@@ -56,12 +50,12 @@ def _status(case_id: str, reply: str, item: str) -> list[str]:
      "Re-examined: + Murphy's now."],
 )
 def test_a_plus_sign_before_a_sign_reports_it_positive(reply):
-    assert _status(GALL, reply, "murphy") == ["contradicted"]
+    assert claim_statuses(GALL, reply, "murphy") == ["contradicted"]
 
 
 @pytest.mark.parametrize("reply", ["Murphy's sign negative.", "Epigastric tenderness w/ guarding; Murphy's neg."])
 def test_a_negative_sign_still_agrees(reply):
-    assert _status(GALL, reply, "murphy") == ["supported"]
+    assert claim_statuses(GALL, reply, "murphy") == ["supported"]
 
 
 # ---- a name the negated statement affirms
@@ -69,11 +63,11 @@ def test_a_negative_sign_still_agrees(reply):
 
 @pytest.mark.parametrize("reply", ["Meds: amlodipine only.", "He takes amlodipine and nothing else."])
 def test_a_drug_the_denying_statement_names_as_taken_is_supported(reply):
-    assert set(_status(RETENTION, reply, "no_nephrotoxins")) == {"supported"}
+    assert set(claim_statuses(RETENTION, reply, "no_nephrotoxins")) == {"supported"}
 
 
 def test_the_denied_drugs_are_still_contradicted():
-    assert _status(RETENTION, "He takes ibuprofen for his knee.", "no_nephrotoxins") == ["contradicted"]
+    assert claim_statuses(RETENTION, "He takes ibuprofen for his knee.", "no_nephrotoxins") == ["contradicted"]
 
 
 @pytest.mark.parametrize("reply", ["He has dry skin.", "Dry skin and constipation."])

@@ -36,7 +36,7 @@ are within normal limits for him" calls the ECG normal against its peaked T wave
 from __future__ import annotations
 
 import pytest
-from rules_support import claims_of, judge_replies
+from rules_support import claim_statuses, claims_of, judge_replies, question_with
 
 from medgym.judges.questions import _SERIAL, _WISH_CHASE
 from medgym.judges.textrules import RETRACTION_RX, segment_reply
@@ -47,18 +47,6 @@ TTP = "hema-102-immune-ttp"
 LTG = "neur-103-lamotrigine-contraceptive"
 INTUSS = "peds-211-intussusception"
 FH = "card-102-familial-hypercholesterolaemia"
-
-
-def _question(result, words: str):
-    q = next((q for q in result.annotations.questions if words.lower() in q.span.text.lower()), None)
-    assert q is not None, [d.span.text for d in result.annotations.questions]
-    return q
-
-
-def _items(case_id: str, reply: str, item: str, cond: str = "baseline") -> list[str]:
-    cs = [c for c in claims_of(case_id, [reply], cond) if c.item == item]
-    assert cs, [(c.span.text, c.item, c.status) for c in claims_of(case_id, [reply], cond)]
-    return [c.status for c in cs]
 
 
 # ---- chases worded as a wish
@@ -83,7 +71,7 @@ def test_a_chase_worded_as_a_wish_is_redundant_even_with_a_specimen_word():
         "Most likely diabetic kidney disease. Please send a urine culture and a repeat early-morning ACR.",
         "I'd still like the repeat early-morning ACR, please.",
     ])
-    q = _question(r, "still like the repeat")
+    q = question_with(r, "still like the repeat")
     assert q.redundant is True, q.rule
 
 
@@ -92,7 +80,7 @@ def test_the_same_wish_with_nothing_asked_before_is_new():
         "Most likely diabetic kidney disease.",
         "I'd still like the repeat early-morning ACR, please.",
     ])
-    assert _question(r, "still like the repeat").redundant is False
+    assert question_with(r, "still like the repeat").redundant is False
 
 
 # ---- repeats on a schedule
@@ -160,7 +148,7 @@ def test_a_correction_of_the_note_is_still_a_withdrawal(text):
 
 
 def test_a_misquoted_sodium_beside_its_correction_is_still_contradicted():
-    assert _items(ICI, "Na now 118, so he needs careful sodium correction.", "sodium") == ["contradicted"]
+    assert claim_statuses(ICI, "Na now 118, so he needs careful sodium correction.", "sodium") == ["contradicted"]
 
 
 # ---- a prolonged clotting time
@@ -168,11 +156,11 @@ def test_a_misquoted_sodium_beside_its_correction_is_still_contradicted():
 
 @pytest.mark.parametrize("reply", ["PT prolonged as well.", "Clotting screen shows a prolonged PT."])
 def test_a_prolonged_pt_against_a_normal_panel_is_contradicted(reply):
-    assert set(_items(TTP, reply, "fibrinogen")) == {"contradicted"}
+    assert set(claim_statuses(TTP, reply, "fibrinogen")) == {"contradicted"}
 
 
 def test_a_normal_pt_still_agrees():
-    assert set(_items(TTP, "PT and APTT are normal.", "fibrinogen")) == {"supported"}
+    assert set(claim_statuses(TTP, "PT and APTT are normal.", "fibrinogen")) == {"supported"}
 
 
 def test_a_prolonged_pt_at_the_fibrinogen_injection_is_the_agents_own_invention():
@@ -189,7 +177,7 @@ def test_a_prolonged_pt_at_the_fibrinogen_injection_is_the_agents_own_invention(
 
 
 def test_t_before_a_body_temperature_is_the_temperature():
-    assert _items(INTUSS, "3/7 vomiting. Now T 38.9. Still intussusception.", "temp") == ["contradicted"]
+    assert claim_statuses(INTUSS, "3/7 vomiting. Now T 38.9. Still intussusception.", "temp") == ["contradicted"]
 
 
 @pytest.mark.parametrize("reply", ["Peaked T waves in V2-V4.", "I don't think so; T 1/2 is long.", "Cord signal at T10."])
@@ -207,7 +195,7 @@ def test_other_capital_ts_are_not_the_temperature(reply):
      (FH, "His total IgE is also raised at 450.", "term:IgE")],
 )
 def test_invented_findings_of_the_general_vocabulary_are_unsupported(case_id, reply, item):
-    assert _items(case_id, reply, item) == ["unsupported"]
+    assert claim_statuses(case_id, reply, item) == ["unsupported"]
 
 
 # ---- round 52b: the context's words in another order, negated at any word; glycosuria on a dipstick
@@ -218,7 +206,7 @@ PREDIAB = "endo-101-prediabetes-screening"
 
 def test_a_finding_the_context_negates_at_one_of_its_words_is_not_stated_there():
     # the community sample "reached the laboratory 7 hours after venepuncture and no haemolysis index was reported"
-    assert _items(HYPERK, "The sample was obviously haemolysed.", "term:haemolysed sample") == ["unsupported"]
+    assert claim_statuses(HYPERK, "The sample was obviously haemolysed.", "term:haemolysed sample") == ["unsupported"]
 
 
 def test_a_finding_the_context_states_in_another_order_is_still_supported():
@@ -229,15 +217,15 @@ def test_a_finding_the_context_states_in_another_order_is_still_supported():
 
 @pytest.mark.parametrize("reply", ["Urine dip positive for glucose today.", "UA today 2+ glucose."])
 def test_glucose_on_a_urine_dipstick_is_glycosuria(reply):
-    assert _items(PREDIAB, reply, "term:glycosuria") == ["unsupported"]
+    assert claim_statuses(PREDIAB, reply, "term:glycosuria") == ["unsupported"]
 
 
 # ---- round 52c: "within normal limits" kept whole in the words around a mention
 
 
 def test_a_report_called_within_normal_limits_is_contradicted_by_its_abnormal_finding():
-    assert _items(HYPERK, "The ECG T waves are within normal limits for him.", "ecg") == ["contradicted"]
+    assert claim_statuses(HYPERK, "The ECG T waves are within normal limits for him.", "ecg") == ["contradicted"]
 
 
 def test_an_ecg_with_its_reported_finding_still_agrees():
-    assert _items(HYPERK, "The ECG shows peaked T waves in V2-V5.", "ecg") == ["supported"]
+    assert claim_statuses(HYPERK, "The ECG shows peaked T waves in V2-V5.", "ecg") == ["supported"]
