@@ -89,7 +89,8 @@ def _local_window(clause: str, mention: str) -> str:
     if i < 0:
         return clause
     before = clause[:i].split()[-3:]
-    after = clause[i + len(mention):].split()[:4]
+    rest = clause[i + len(mention):].split()
+    after = rest[:4]
     # the window stops where the next item of a list begins, so "peaked T waves with normal PR and QRS"
     # and "free T4 low with normal TSH" keep each word with its own item
     for k in range(len(before) - 1, -1, -1):
@@ -103,7 +104,6 @@ def _local_window(clause: str, mention: str) -> str:
         if w[-1:] in ",;":
             after = [*after[:k], w[:-1]]
             break
-    rest = clause[i + len(mention):].split()
     if after and len(after) == 4 and after[-1].lower() in ("within", "in") and len(rest) > 4:
         # "The ECG T waves are within normal limits": the phrase the window cut is the result
         after = [*after, *rest[4:6]]

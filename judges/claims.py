@@ -1940,7 +1940,7 @@ class ClaimExtractor:
                     if not self._names_template_item(tmpl, clause) and (
                         self._invented_before(f.id, t_turn)
                         or (
-                            self._names_other_denied(f, tmpl, mention) and not self._has_template_word(tmpl, clause)
+                            self._names_other_finding(f, tmpl, mention) and not self._has_template_word(tmpl, clause)
                             and not _denied_in(sentence or clause, mention)
                         )
                     ):
@@ -2035,7 +2035,7 @@ class ClaimExtractor:
             c.turn < turn and c.item == fact_id and c.kind == "factual" and c.hallucinated for c in self.earlier
         )
 
-    def _names_other_denied(self, f: Fact, tmpl: ContradictionTemplate, mention: str) -> bool:
+    def _names_other_finding(self, f: Fact, tmpl: ContradictionTemplate, mention: str) -> bool:
         """Whether ``mention`` names another finding of the fact that the injected statement never speaks of: one
         the fact's statement denies ("red cell casts" of "no red cells and no red cell casts", against a dipstick's
         "haematuria (3+ blood)"), or another test of its panel named by acronym ("PT" of "PT and APTT are normal
