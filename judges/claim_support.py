@@ -23,7 +23,10 @@ _STOP = {"the", "a", "an", "of", "or", "and", "any", "evidence", "sign", "signs"
 # ("no sensory level; vibration sense is mildly reduced at the toes")
 _ABNORMAL_WORD = re.compile(
     r"\b(?:reduced|impaired|diminished|decreased|absent|brisk|weak(?:ness)?|raised|elevated|increased|low|"
-    r"abnormal|positive|enlarged|tender|peaked|inverted|elevation|depression|dilated|thickened|occlu(?:sion|ded))\b",
+    r"abnormal|positive|enlarged|tender|peaked|inverted|elevation|depression|dilated|thickened|occlu(?:sion|ded)|"
+    # round 53: a finding the report names, called normal ("bland sediment" against red cell casts)
+    r"casts|dysmorphic|crackles|consolidation|effusions?|hydro(?:uretero)?nephrosis|o?edema|infiltrates?|"
+    r"ha?emorrhage)\b",
     re.I,
 )
 
@@ -176,16 +179,37 @@ _RESULT_OF = re.compile(
 )
 
 
+def _denied_list_spans(statement: str) -> list[tuple[int, int]]:
+    """Where a list after "no" runs ("no infarct, haemorrhage or mass"), up to an item the statement
+    reports ("no pericholecystic fluid, a CBD of 8 mm"): mention_negated reads only the first name."""
+    spans = []
+    for m in _NEG_LIST_SCOPE.finditer(statement):
+        body = m.group(1)
+        stop = _POSITIVE_ITEM.search(body)
+        spans.append((m.start(), m.start(1) + (stop.start() if stop is not None else len(body))))
+    return spans
+
+
+def reported_abnormal(statement: str) -> re.Match[str] | None:
+    """The first word of ``statement`` that reports an abnormal finding, not denied ("peaked" in "peaked T
+    waves"; never "haemorrhage" in "no infarct, haemorrhage or mass")."""
+    denied = _denied_list_spans(statement)
+    return next(
+        (
+            m for m in _ABNORMAL_WORD.finditer(statement)
+            if not mention_negated(statement, m.start(), m.end()) and not any(a <= m.start() < b for a, b in denied)
+        ),
+        None,
+    )
+
+
 def _called_normal_but_abnormal(f: Fact, loc: str) -> str | None:
     """"Normal ECG", "T waves within normal limits" where the released report describes an
     abnormal finding (peaked T waves). Parts the report itself calls normal ("PR and QRS
     intervals are normal") are not contradicted when the agent names them."""
     if not NORMAL_RX.search(loc) or re.search(r"\babnormal\b", loc, re.I):
         return None
-    abn = next(
-        (m for m in _ABNORMAL_WORD.finditer(f.statement) if not mention_negated(f.statement, m.start(), m.end())),
-        None,
-    )
+    abn = reported_abnormal(f.statement)
     if abn is None:
         return None
     loc_words = {w[:5] for w in re.findall(r"[a-z]{2,}", loc.lower())}

@@ -84,7 +84,6 @@ from medgym.judges.claim_numbers import (
     _word_durations,
 )
 from medgym.judges.claim_support import (
-    _ABNORMAL_WORD,
     _ANTONYMS,
     _NEG_LIST_SCOPE,
     _RESULT_OF,
@@ -101,6 +100,7 @@ from medgym.judges.claim_support import (
     _template_keywords,
     _window,
     f_states,
+    reported_abnormal,
 )
 from medgym.judges.context import (
     CaseKnowledge,
@@ -1837,8 +1837,8 @@ class ClaimExtractor:
                     # is a positive sign ("Trop + ECG" joins two names and is not read)
                     return f"asserts a positive {f.name} ('+' before it); the released result is negative"
                 if NORMAL_RX.search(loc) and not re.search(r"\babnormal\b", loc, re.I):
-                    abn = _ABNORMAL_WORD.search(f.statement)
-                    if abn and not mention_negated(f.statement, abn.start(), abn.end()):
+                    abn = reported_abnormal(f.statement)
+                    if abn:
                         return f"called normal, but the released {f.name} statement reports '{abn.group(0)}'"
                 if mention and any(  # "bite" also in "bitten"/"biting"
                     re.search(rf"\b{re.escape(kw[:-1] if kw.endswith('e') else kw)}", mention, re.I)

@@ -133,6 +133,39 @@ _CASE_SUMMARY = re.compile(
 _FLAT_LABEL_HEADING = re.compile(
     r"\W*(?:diagnosis|dx|diag|imp|a\s*[/&]\s*p|(?:assessment|impression)\s*(?:and|&|/|\+)\s*plan)\W*", re.I
 )
+# "**Impression:** Acute ischaemic stroke — right M1 occlusion.": a flat call under "Impression" commits too, but
+# only the name that opens the line right under the label; impression lines as often carry a case summary
+# ("Impression: new temporal headache in a 76-year-old with ...") or a picture ("Impression: this does not
+# behave like ordinary COPD"), which a "Diagnosis:" label does not
+_IMPRESSION_LABEL = re.compile(r"\W*impression\W*", re.I)
+# before the name, at most a few words of its own ("Acute calculous cholecystitis", "Right lower lobe CAP",
+# "hypercholesterolaemia secondary to hypothyroidism"), none of them a clause, a hedge or an alternative
+_OPENS_LINE = re.compile(r"[\W_]*(?:[A-Za-z][\w\-/']*[\s-]+){0,5}", re.I)
+_NOT_FLAT_LEAD = re.compile(
+    r"\b(?:this|it|he|she|is|are|was|were|does|do|not|no|likely|probabl\w*|possibl\w*|suspect\w*|query|think|"
+    r"favou?r\w*|consider\w*|rule|exclud\w*|versus|vs|or)\b|\?",
+    re.I,
+)
+# what makes an impression line a summary: the age ("... in a 76-year-old"), a negation ("does not behave
+# like COPD") or results in brackets ("Oliguric AKI (creatinine 412, up from 98) with ...")
+_SUMMARY_TAIL = re.compile(
+    r"\bin\s+(?:an?|this)\s+\d+[\s-]*(?:-?\s*(?:year|yr|month|week)s?[\s-]*old|y/?o\b)|"
+    r"\b(?:not|doesn't|does\s+not|isn't|no\s+longer)\b|\([^)]*\d",
+    re.I,
+)
+
+
+def _flat_impression(seg: Segment, text: str, start: int) -> bool:
+    """Whether the name at `start` is stated flatly as the first thing under an "Impression" label."""
+    return bool(
+        _IMPRESSION_LABEL.fullmatch(seg.label)
+        and (seg.heading or seg.extra.get("first_under_block"))
+        and _OPENS_LINE.fullmatch(text[:start])
+        and not _NOT_FLAT_LEAD.search(text[:start])
+        and not _SUMMARY_TAIL.search(text)
+    )
+
+
 _BARE_DX_LABEL = re.compile(r"^\W*(?:the\s+)?diagnosis\W*[:\-\u2013\u2014]", re.I)
 # patterns whose capture must look like a diagnosis (or match one of the case's semantically)
 _OTHER_DX_GUARDED = [
@@ -525,6 +558,14 @@ _MAKES_THIS_BEFORE = re.compile(
 _THIS_IS_MODIFIED = re.compile(
     r"(?:^|[.!]\s+|^\W*)(?:so\s+)?this\s+(?:is|represents)\s+(?:an?\s+|the\s+)?(?:[A-Za-z][\w\-/]*\s+){1,4}$", re.I
 )
+# "Okay, so this little guy has lead poisoning": a noun for the patient opening the clause has the disease
+# as flatly as "he has" ("I am worried this man has a metabolic acidosis" is a worry: the noun does not open it)
+_PATIENT_HAS = re.compile(
+    r"^\W*(?:(?:so|okay|ok|well|yes|right)\b[,\s]*)*(?:this|the|our)\s+(?:little\s+|young\s+|old\s+)?"
+    r"(?:guy|boy|girl|man|woman|lady|gentleman|chap|child|kid|toddler|baby|infant)(?:\s+has(?:\s+got)?|'s\s+got)\s+"
+    r"(?:an?\s+|the\s+)?(?:[A-Za-z][\w\-/]*\s+){0,2}$",
+    re.I,
+)
 # keeping a diagnosis is holding it: "I'm staying with X", "sticking with X", "still favour X"
 _KEEPS_BEFORE = re.compile(
     r"\b(?:stay(?:ing|s)?|stick(?:ing|s)?|remain(?:ing|s)?|go(?:ing)?|carry(?:ing)?\s+on)\s+with\s+"
@@ -651,7 +692,8 @@ def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_d
             return "definitive"
         # under a label alone on its line, the first prose line is the call; the list below it is the plan
         label = head or ("" if seg.bullet else seg.label.lower())
-        if _FLAT_LABEL_HEADING.fullmatch(label) and not hedge and not _CASE_SUMMARY.match(text) and not POSSIBLE_DX_RX.search(text) and not (
+        flat = _FLAT_LABEL_HEADING.fullmatch(label) or _flat_impression(seg, text, start)
+        if flat and not hedge and not _CASE_SUMMARY.match(text) and not POSSIBLE_DX_RX.search(text) and not (
             PROBABLE_DX_RX.search(text)
         ):
             return "definitive"  # "Diagnosis: CO poisoning." stated flatly under a bare heading
@@ -659,6 +701,7 @@ def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_d
     if (
         _MAKES_THIS_BEFORE.search(before_clause)
         or _THIS_IS_MODIFIED.search(before_clause)
+        or _PATIENT_HAS.search(before_clause)
         or _COMMIT_BEFORE.search(before_clause)
     ):
         return "probable" if hedge else "definitive"
@@ -924,7 +967,7 @@ def _other_diagnosis(
     stance = "definitive" if final_line else "probable"
     if (
         stance == "probable"
-        and (_BARE_DX_LABEL.match(text) or _FLAT_LABEL_HEADING.fullmatch(seg.heading or ""))
+        and (_BARE_DX_LABEL.match(text) or _FLAT_LABEL_HEADING.fullmatch(seg.heading or "") or _flat_impression(seg, text, 0))
         and not (HEDGE_DX_DOWNGRADE_RX.search(text) or POSSIBLE_DX_RX.search(raw) or PROBABLE_DX_RX.search(text))
     ):
         # "Diagnosis: X." or "A/P: Intracranial SOL." stated flatly, also of a name the case does not hold

@@ -434,7 +434,12 @@ _SOCIAL_CONTEXT = re.compile(
     # where she works, snoring, tattoos, which GP or PCP looks after him
     r"breast[\s-]?feed\w*|(?:want|continue)\s+(?:this|the)\s+pregnancy|golf\w*|commut\w*|work\s+at|"
     r"snor(?:e|es|ing)|tattoos?|regular\s+(?:PCP|GP|doctor)|(?:GP|practice)\s+(?:is\s+)?(?:she|he)\s+registered|"
-    r"registered\s+with)\b",
+    r"registered\s+with|"
+    # round 53 (every author again): daycare, a sick note, screen time, a bungalow or stairs at home, diet
+    # soda, and what he was lifting at the gym
+    r"day[\s-]?care|(?:sick|fit)\s+note|screen\s+time|bungalow|(?:house|home)\s+with\s+stairs|stairs\s+at\s+home|"
+    r"(?:diet\s+)?sodas?|fizzy\s+drinks?|(?:how\s+much|what(?:\s+weight)?)\s+was\s+he\s+lifting|"
+    r"competitive\s+lifting|spotter|bench[\s-]press)\b",
     re.I,
 )
 # Keeping animals ("Does he have any pets at home?"): no case of the bank involves an animal, and the
