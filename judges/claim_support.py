@@ -121,16 +121,21 @@ _ITEM_BREAK = {"with", "and", "but", "or", "plus", "while", "whereas"}
 _POSITIVE_ITEM = re.compile(r"(?:,|\s+and|\s+with)\s+(?:(?:a|an|the)\b|\d)", re.I)
 
 
+def _scope_body(m: re.Match[str]) -> str:
+    """What a negation's scope denies: its list, up to an item the statement reports ("no pericholecystic
+    fluid, a CBD of 8 mm and a bulky pancreas" denies the fluid only)."""
+    body = m.group(1)
+    stop = _POSITIVE_ITEM.search(body)
+    return body[: stop.start()] if stop is not None else body
+
+
 def _fact_negated_keywords(f: Fact) -> set[str]:
     """Head nouns of the findings a statement negates ("no lobar consolidation or air bronchograms")."""
     words = set()
     negated_spans = []
     scopes = list(_NEG_SCOPE.finditer(f.statement)) + list(_NEG_LIST_SCOPE.finditer(f.statement))
     for m in scopes:
-        body = m.group(1)
-        stop = _POSITIVE_ITEM.search(body)  # "no pericholecystic fluid, a CBD of 8 mm and a bulky pancreas"
-        if stop is not None:
-            body = body[: stop.start()]
+        body = _scope_body(m)
         negated_spans.append((m.start(), m.start(1) + len(body)))
         for part in re.split(r"\s*,\s*|\s+(?:or|and|nor)\s+", body):
             part = re.split(r"\s+of\s+", part)[0]  # "no compression of the optic chiasm": the finding is the head
@@ -182,12 +187,7 @@ _RESULT_OF = re.compile(
 def _denied_list_spans(statement: str) -> list[tuple[int, int]]:
     """Where a list after "no" runs ("no infarct, haemorrhage or mass"), up to an item the statement
     reports ("no pericholecystic fluid, a CBD of 8 mm"): mention_negated reads only the first name."""
-    spans = []
-    for m in _NEG_LIST_SCOPE.finditer(statement):
-        body = m.group(1)
-        stop = _POSITIVE_ITEM.search(body)
-        spans.append((m.start(), m.start(1) + (stop.start() if stop is not None else len(body))))
-    return spans
+    return [(m.start(), m.start(1) + len(_scope_body(m))) for m in _NEG_LIST_SCOPE.finditer(statement)]
 
 
 def reported_abnormal(statement: str) -> re.Match[str] | None:

@@ -25,6 +25,8 @@ from __future__ import annotations
 import pytest
 from rules_support import claim_statuses, judge_replies, question_with
 
+from medgym.judges.claim_support import reported_abnormal
+
 STROKE = "neur-101-ischaemic-stroke-m1"
 GCA = "rheum-206-giant-cell-arteritis"
 AATD = "pulm-103-alpha1-antitrypsin-deficiency"
@@ -145,8 +147,6 @@ def test_normal_imaging_against_a_report_denying_a_list_of_findings_stays_suppor
 
 
 def test_the_words_a_report_uses_for_an_abnormal_finding_skip_a_denied_list():
-    from medgym.judges.claim_support import reported_abnormal
-
     assert reported_abnormal("Brain imaging shows no infarct, haemorrhage or mass.") is None
     assert reported_abnormal("CXR shows no consolidation, effusion or pneumothorax.") is None
     assert reported_abnormal("Urine sediment shows dysmorphic red cells and red cell casts.").group(0) == "dysmorphic"
