@@ -160,6 +160,7 @@ def _flat_impression(seg: Segment, text: str, start: int) -> bool:
     return bool(
         _IMPRESSION_LABEL.fullmatch(seg.label)
         and (seg.heading or seg.extra.get("first_under_block"))
+        and seg.line_start  # "Impression: X; Y also on the ddx": the piece after the semicolon is not the call
         and _OPENS_LINE.fullmatch(text[:start])
         and not _NOT_FLAT_LEAD.search(text[:start])
         and not _SUMMARY_TAIL.search(text)

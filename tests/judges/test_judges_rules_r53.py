@@ -1,5 +1,8 @@
 """Round 53 (session 19; tuned on sets 1-161 after 158-161 were scored once, while 162-165 were unopened).
 
+Round 53b (after the 162-165 scoring): only the piece that opens the line under "Impression" can commit, not
+the piece after a semicolon ("Impression: likely CBD stone; DILI also on the ddx").
+
 The 158-161 scoring left update, initiation, propagation and interaction below the target. What it and the
 154-157 scoring showed, each change checked on all 162 sets:
 
@@ -84,6 +87,13 @@ def test_a_flat_impression_before_the_key_gaps_is_premature_closure():
 )
 def test_an_impression_line_that_summarises_or_hedges_does_not_commit(case_id, reply):
     assert _first_certainty(case_id, reply) != "definitive"
+
+
+def test_only_the_piece_that_opens_the_impression_line_can_commit():
+    # round 53b: the piece after a semicolon carries the label too, but it is not the call
+    reply = ("Impression: cholestatic pattern — likely obstructive jaundice from a CBD stone; DILI from the "
+             "Augmentin also on the ddx.\n\nPlan:\n- RUQ US")
+    assert _first_certainty("hep-001-dili-amoxiclav", reply, "D") != "definitive"
 
 
 def test_a_noun_for_the_patient_has_the_disease_flatly():
