@@ -9,6 +9,7 @@ judge a claim against R_t (supported / contradicted / restated), not whether a m
 
 from __future__ import annotations
 
+import functools
 import re
 
 from medgym.judges.context import CaseKnowledge, TurnContext
@@ -190,9 +191,11 @@ def _denied_list_spans(statement: str) -> list[tuple[int, int]]:
     return [(m.start(), m.start(1) + len(_scope_body(m))) for m in _NEG_LIST_SCOPE.finditer(statement)]
 
 
+@functools.cache
 def reported_abnormal(statement: str) -> re.Match[str] | None:
     """The first word of ``statement`` that reports an abnormal finding, not denied ("peaked" in "peaked T
-    waves"; never "haemorrhage" in "no infarct, haemorrhage or mass")."""
+    waves"; never "haemorrhage" in "no infarct, haemorrhage or mass"). Cached: a fact's statement is fixed,
+    and every claim on it that calls it normal asks again."""
     denied = _denied_list_spans(statement)
     return next(
         (

@@ -140,7 +140,7 @@ _FLAT_LABEL_HEADING = re.compile(
 _IMPRESSION_LABEL = re.compile(r"\W*impression\W*", re.I)
 # before the name, at most a few words of its own ("Acute calculous cholecystitis", "Right lower lobe CAP",
 # "hypercholesterolaemia secondary to hypothyroidism"), none of them a clause, a hedge or an alternative
-_OPENS_LINE = re.compile(r"[\W_]*(?:[A-Za-z][\w\-/']*[\s-]+){0,5}", re.I)
+_OPENS_LINE = re.compile(r"[\W_]*(?:[A-Za-z][\w\-/']*[\s-]+){0,5}")
 _NOT_FLAT_LEAD = re.compile(
     r"\b(?:this|it|he|she|is|are|was|were|does|do|not|no|likely|probabl\w*|possibl\w*|suspect\w*|query|think|"
     r"favou?r\w*|consider\w*|rule|exclud\w*|versus|vs|or)\b|\?",
