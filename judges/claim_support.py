@@ -78,12 +78,12 @@ def f_states(know: CaseKnowledge, tc: TurnContext, fid: str, q: Quantity) -> boo
     return any(abs(q.value - v) <= 1e-6 * max(1, abs(v)) for v in know.fact_numbers.get(fid, []))
 
 
-_NEG_SCOPE = re.compile(r"\b(?:no|without|not)\s+([^.;,()]*?)(?=\s+(?:with|but|while|whereas|on|in|at)\b|[.;,()]|$)", re.I)
+_NEG_SCOPE = re.compile(r"\b(?:no|without|not|negative\s+for)\s+([^.;,()]*?)(?=\s+(?:with|but|while|whereas|on|in|at)\b|[.;,()]|$)", re.I)
 
 
 # a negation distributes over a comma list closed by a conjunction: "no spider naevi, palmar
 # erythema, jaundice, ascites or splenomegaly" denies every item
-_NEG_LIST_SCOPE = re.compile(r"\b(?:no|without|nor)\s+([^.;:()]*?,[^.;:()]*?\b(?:or|nor|and)\s+[^.;,:()]+)", re.I)
+_NEG_LIST_SCOPE = re.compile(r"\b(?:no|without|nor|negative\s+for)\s+([^.;:()]*?,[^.;:()]*?\b(?:or|nor|and)\s+[^.;,:()]+)", re.I)
 
 
 def _local_window(clause: str, mention: str) -> str:
@@ -173,6 +173,8 @@ _ANTONYM_PAIRS = [
     ("reduced", "absent"), ("diminished", "absent"), ("decreased", "absent"),
     # a sign's result: "positive Murphy's sign" where the examination found it negative
     ("positive", "negative"), ("pos", "negative"), ("neg", "positive"),
+    # a sign the examination found absent: "cremasteric reflex present" (or "preserved", "intact") against "is absent"
+    ("present", "absent"), ("preserved", "absent"), ("intact", "absent"),
 ]
 _ANTONYMS = _ANTONYM_PAIRS + [(b, a) for a, b in _ANTONYM_PAIRS]
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from medgym.envs.compiler import has_final_diagnosis
 from medgym.judges.claim_blocking import (
@@ -506,7 +506,7 @@ def _stated_change(text: str, q: Quantity, qs: list[Quantity], released: Sequenc
     return None
 
 
-_LIST_NEGATION = re.compile(r"\b(?:no|without|nil|negative\s+for|free\s+of)\b([^.;:()]*)$", re.I)
+_LIST_NEGATION = re.compile(r"\b(?:no|without|nil|negative\s+for|free\s+of|denies|denied|denying)\b([^.;:()]*)$", re.I)
 _LIST_BREAK = re.compile(r"\b(?:but|although|though|however|with|shows?|showed|is|are|was|were|has|had)\b", re.I)
 
 
@@ -734,7 +734,12 @@ class ClaimExtractor:
         for s, e, hits in lex_find(self.lex, text):
             if any(a < e and s < b for a, b in taken):
                 inner = [o for o in out if o[0] < e and s < o[1]]
-                if not inner or not all(self._partial_word_mention(text, o, s, e) for o in inner):
+                # a general term naming another case fact is the longer, more specific name: "lost weight" (the
+                # lexicon's weight loss, which the case denies) is not the "weight" of the BMI fact inside it
+                longer = any(self._term_fact.get(tid) not in (None, *(o[2] for o in inner)) for tid, _k in hits) and all(
+                    s <= o[0] and o[1] <= e and o[1] - o[0] < e - s for o in inner
+                )
+                if not inner or not (longer or all(self._partial_word_mention(text, o, s, e) for o in inner)):
                     continue
                 # "urine eosinophils" is the general finding, not the "urine" of a case fact's name
                 out = [o for o in out if o not in inner]
@@ -1273,6 +1278,12 @@ class ClaimExtractor:
         if status == "unsupported" and item in self._analyte_fact:
             item = self._analyte_fact[item]
             status, rule, key_value = self._check_number(tc, text, q, item, pre, after, derived)
+        if status == "supported" and q.upper is not None and re.search(r"\bfrom\s+$", text[max(0, q.start - 8) : q.start], re.I):
+            # "eGFR down from 79 to 58": a change, not a range; the value it ends at is a claim too (68 released)
+            to = replace(q, value=q.upper, upper=None)
+            end = self._check_number(tc, text, to, item, pre, after, derived)
+            if end[0] in ("unsupported", "contradicted"):
+                status, rule, key_value = end
         elif status == "supported" and item in self._analyte_fact:
             # "trop 1840", "bili 142": a value matching the case's own fact is a claim on that fact, so the
             # final evidence cites it (CHO) and a later misquote of it is tracked on the same item
@@ -1794,6 +1805,12 @@ class ClaimExtractor:
         """Why a qualitative statement about released fact ``f`` contradicts it (None if it agrees)."""
         if not present and mention and _negated_in_statement(f, mention):
             return None  # "no postural drop", "no CO alarm": the statement denies it too
+        if present and mention and f.negated and self.lex_kinds.get(f"term:{mention.strip()}") == "finding" and (
+            _negated_in_statement(f, mention)
+        ):
+            # a finding of the lexicon that names a denied examination ("Dry on exam", the lexicon's signs of
+            # dehydration, where "there are no clinical signs of dehydration"), not a normal test named
+            return f"asserts {mention}, which the released {f.name} statement denies"
         loc0 = local if local is not None else clause
         for a, b in _ANTONYMS:
             wa, wb = rf"(?<![\w-]){a}(?![\w-])", rf"(?<![\w-]){b}(?![\w-])"  # "tender" is not in "non-tender"
@@ -2044,6 +2061,17 @@ class ClaimExtractor:
         words = {w[:7] for w in re.findall(r"[a-z]{4,}", mention.lower())}
         if any(w in self._neg_kw.get(f.id, ()) and w not in said for w in words):
             return True
+        if f.negated:
+            # another finding the fact denies by name ("He has lost weight", the lexicon's weight loss, after a
+            # questionnaire reporting a cough and night sweats: the denial lists all three)
+            canon = self._canon.get(mention.strip().lower(), mention).lower()
+            for n in f.all_names:
+                nw = re.findall(r"[a-z]{4,}", n.lower())
+                if (
+                    n.lower() == canon and nw and not any(w[:6] in said for w in nw)
+                    and re.search(rf"\b{re.escape(n)}\b", f.statement, re.I)  # an item of the denial, not an umbrella
+                ):
+                    return True
         # "PT/INR prolonged" after an outside fibrinogen: another test of the panel the statement reports ("PT and
         # APTT are normal and fibrinogen is 3.1"), named by its acronym, that the injected statement never names
         m = mention.strip()
@@ -2166,7 +2194,9 @@ class ClaimExtractor:
         result = None
         for s, e, hits in lex_find(self.lex, ctx):
             if any(h[0] == item for h in hits):
-                pol = not mention_negated(ctx, s, e)
+                # a later item of the case's denial list is denied too ("He denies dysuria, urethral discharge,
+                # fever or recent trauma"): otherwise "He's febrile" would be the context's own fever
+                pol = not _denied_at(ctx, s, e)
                 if result is None or pol:
                     result = pol
         return result

@@ -721,7 +721,10 @@ _WHERE_FOUND = re.compile(
     r"\s+(?:on|at)\s+(?:the\s+|her\s+|his\s+|a\s+|an\s+)?$",
     re.I,
 )
-_NEG_BREAK = re.compile(r"[,;:.()]|\b(?:but|however|although|though|except|yet|whereas|and\s+(?:a|an|the|his|her|he|she)|with)\b", re.I)
+# a spaced dash ends the negated phrase too: "No change — gestational thrombocytopenia" denies nothing after it
+_NEG_BREAK = re.compile(
+    r"[,;:.()]|\s[—–]\s|\b(?:but|however|although|though|except|yet|whereas|and\s+(?:a|an|the|his|her|he|she)|with)\b", re.I
+)
 
 
 # "does not explain the COHb", "doesn't explain a positive IGRA", "does not drop the pH this far": the negation
