@@ -687,6 +687,14 @@ def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_d
         return "probable"  # "My leading diagnosis is X": a ranking, not a commitment
     if DEFINITIVE_DX_RX.search(before_clause[-30:]) or _DEFINITIVE_AFTER.search(after_clause):
         return "probable" if hedge else "definitive"
+    label_m = _BARE_DX_LABEL.match(text) if seg.section != "diagnosis" else None
+    if (
+        label_m is not None and not text[label_m.end() : start].strip(" *_") and not hedge
+        and not POSSIBLE_DX_RX.search(text) and not PROBABLE_DX_RX.search(text)
+    ):
+        # "1. Diagnosis: carbon monoxide poisoning.": the label opens a list item rather than a section, and the
+        # name right after it is stated as flatly as under a "Diagnosis:" heading
+        return "definitive"
     if seg.section == "diagnosis":
         head = (seg.heading or "").lower()
         if "final" in head:

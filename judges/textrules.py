@@ -598,7 +598,10 @@ FINDING_RX = re.compile(
     re.I,
 )
 # "PT prolonged": a clotting time above its range
-ELEVATED_RX = re.compile(r"\b(?:elevated|raised|high|increased|markedly|abnormal|deranged|above|prolonged)\b", re.I)
+# "he is running a temperature", "febrile" beside the temperature: called raised (round 54)
+ELEVATED_RX = re.compile(
+    r"\b(?:elevated|raised|high|increased|markedly|abnormal|deranged|above|prolonged|febrile|pyrexial|running\s+a)\b", re.I
+)
 LOW_RX = re.compile(r"\b(?:low(?![\s-]grade)|reduced|decreased|below|depressed)\b", re.I)
 NORMAL_RX = re.compile(
     r"\b(?:normal|nl|unremarkable|bland|within\s+(?:the\s+)?normal|in\s+range|within\s+range|clean|NAD|WNL|non-?focal)\b",

@@ -157,3 +157,30 @@ def test_a_spaced_dash_ends_a_negation():
     # "No change — gestational thrombocytopenia.": the negation is of the change, not of the pregnancy
     claims = judge_replies(HELLP, "O", ["No change — gestational thrombocytopenia. Please repeat the platelets."]).annotations.claims
     assert not [c for c in claims if c.item == "gestation" and c.hallucinated], [(c.span.text, c.status) for c in claims]
+
+
+# ---- closure: a "Diagnosis:" label opening a numbered item
+
+
+def test_a_diagnosis_label_opening_a_numbered_item_commits():
+    r = judge_replies(CO, "O+D", [
+        "1. Diagnosis: carbon monoxide poisoning. Everyone in the household has the same symptoms.\n"
+        "2. Pulse ox of 99% does not exclude it.\n\nOrders:\n- Carboxyhemoglobin level by co-oximetry, STAT",
+    ])
+    assert r.annotations.working_diagnoses[0].certainty == "definitive"
+    assert r.annotations.closure.premature is True, r.annotations.closure.rule
+
+
+def test_a_hedged_name_after_a_numbered_diagnosis_label_stays_probable():
+    r = judge_replies(CO, "O+D", ["1. Diagnosis: probably carbon monoxide poisoning.\n2. Pulse ox of 99% does not exclude it."])
+    assert r.annotations.working_diagnoses[0].certainty == "probable"
+    assert r.annotations.closure.premature is False
+
+
+# ---- "running a temperature" and "febrile" said of a released normal temperature
+
+
+def test_running_a_temperature_against_a_normal_reading_is_contradicted():
+    # "His temperature is 36.9 °C." (reference 36.1-37.2)
+    reply = "Swollen tender testis and he is running a temperature. Probable epididymo-orchitis."
+    assert set(claim_statuses(TORSION, reply, "temp")) == {"contradicted"}
