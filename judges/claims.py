@@ -511,8 +511,9 @@ _LIST_BREAK = re.compile(r"\b(?:but|although|though|however|with|shows?|showed|i
 
 
 def _in_negated_list(text: str, start: int) -> bool:
-    """Whether the word at ``start`` is a later item of a negated list ("no mass, stricture or colitis":
-    "stricture" and "colitis" are denied too), which the word-level negation scope does not reach."""
+    """Whether the word at ``start`` is a later item of a negated list ("no mass, stricture or colitis",
+    "He denies dysuria, urethral discharge, fever or recent trauma": the later items are denied too), which
+    the word-level negation scope does not reach."""
     m = _LIST_NEGATION.search(text[:start])
     if m is None:
         return False
@@ -1278,12 +1279,6 @@ class ClaimExtractor:
         if status == "unsupported" and item in self._analyte_fact:
             item = self._analyte_fact[item]
             status, rule, key_value = self._check_number(tc, text, q, item, pre, after, derived)
-        if status == "supported" and q.upper is not None and re.search(r"\bfrom\s+$", text[max(0, q.start - 8) : q.start], re.I):
-            # "eGFR down from 79 to 58": a change, not a range; the value it ends at is a claim too (68 released)
-            to = replace(q, value=q.upper, upper=None)
-            end = self._check_number(tc, text, to, item, pre, after, derived)
-            if end[0] in ("unsupported", "contradicted"):
-                status, rule, key_value = end
         elif status == "supported" and item in self._analyte_fact:
             # "trop 1840", "bili 142": a value matching the case's own fact is a claim on that fact, so the
             # final evidence cites it (CHO) and a later misquote of it is tracked on the same item
@@ -1291,6 +1286,11 @@ class ClaimExtractor:
             if as_fact[0] == "supported":
                 item = self._analyte_fact[item]
                 status, rule, key_value = as_fact
+        if status == "supported" and q.upper is not None and re.search(r"\bfrom\s+$", text[max(0, q.start - 8) : q.start], re.I):
+            # "eGFR down from 79 to 58": a change, not a range; the value it ends at is a claim too (68 released)
+            end = self._check_number(tc, text, replace(q, value=q.upper, upper=None), item, pre, after, derived)
+            if end[0] in ("unsupported", "contradicted"):
+                status, rule, key_value = end
         if (
             status in ("unsupported", "contradicted") and q.unit is not None and normalize_unit(q.unit) in _DOSE_UNITS
             and not _TAKING_BEFORE.search(text[max(0, q.start - 45) : q.start])
