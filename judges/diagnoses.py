@@ -70,6 +70,11 @@ _EXCLUDED_AFTER = re.compile(
     r"no\s+longer\s+(?:fits|likely|tenable))\b",
     re.I,
 )
+# said of the name right after it, not of another subject later in the clause ("so this is DKD — a UTI no longer
+# explains the albuminuria"): "ITP is off the table", "smoking-related COPD no longer explains the picture"
+_DROPPED_AFTER = re.compile(
+    r"^\s*(?:(?:is|are)\s+(?:now\s+)?off\s+the\s+(?:table|list)|(?:now\s+)?no\s+longer\s+(?:explains?|accounts?\s+for))\b", re.I
+)
 # "The picture remains idiopathic hypercalciuria", "the overall picture is most in keeping with X", "the
 # dominant process remains smoking-related COPD", "so this remains type 2 diabetes": the clinician's
 # summary of what the presentation is
@@ -610,9 +615,12 @@ _LEAD_VERB = re.compile(
 _FRONT_RUNNER_AFTER = re.compile(
     r"^[^.;]{0,25}?\b(?:is|remains|as|stays)\s+(?:still\s+)?(?:at\s+the\s+)?top\s+of\s+(?:my|the|our)\s+"
     r"(?:list|differential)|"
-    r"^[^.;]{0,25}?\b(?:is|remains|as|stays)\s+(?:still\s+)?(?:the|my|our)\s+(?:clear\s+|main\s+)?(?:front-?runner|"
+    # "makes alpha-1 antitrypsin deficiency the working diagnosis": the ranking right after the name
+    r"^\s*(?:the|my|our)\s+(?:main|leading|working)\s+(?:dx|diagnosis)\b|"
+    # "PE still the main dx": a note drops the verb
+    r"^[^.;]{0,25}?\b(?:(?:is|remains|as|stays)\s+(?:still\s+)?|still\s+)(?:the|my|our)\s+(?:clear\s+|main\s+)?(?:front-?runner|"
     r"favou?rite|prime\s+suspect|top\s+candidate|main\s+contender|lead(?:ing)?\s+candidate|best\s+bet|"
-    r"most\s+plausible\s+(?:explanation|cause|diagnosis)|"
+    r"most\s+plausible\s+(?:explanation|cause|diagnosis)|(?:main|leading|working|primary|principal)\s+(?:dx|diagnosis)|"
     # "Still think NSAID AIN is the main driver"
     r"(?:main|primary|chief|principal|real)\s+(?:driver|cause|culprit|problem|process))\b",
     re.I,
@@ -676,7 +684,9 @@ def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_d
         return "possible"  # "must be excluded": a hypothesis still to test
     if _NEGATED_EXCLUSION.search(before_clause) or _NOT_EXCLUDED_AFTER.match(after_clause):
         return "possible"  # "which doesn't argue against X": X is left open, not excluded
-    if _EXCLUDED_BEFORE_STRICT.search(before_clause) or _EXCLUDED_AFTER.search(after_clause):
+    if _EXCLUDED_BEFORE_STRICT.search(before_clause) or _EXCLUDED_AFTER.search(after_clause) or _DROPPED_AFTER.match(
+        text[end : end + 40]
+    ):
         return "excluded"
     if final_line:
         return "definitive"

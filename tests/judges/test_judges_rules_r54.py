@@ -31,6 +31,9 @@ GBS = "neur-102-guillain-barre"
 PREDIABETES = "endo-101-prediabetes-screening"
 DKD = "neph-103-diabetic-kidney-disease"
 HELLP = "obgyn-209-hellp-syndrome"
+TTP = "hema-102-immune-ttp"
+AATD = "pulm-103-alpha1-antitrypsin-deficiency"
+PE = "pulm-102-pulmonary-embolism"
 
 
 # ---- polarity against the released fact
@@ -184,3 +187,38 @@ def test_running_a_temperature_against_a_normal_reading_is_contradicted():
     # "His temperature is 36.9 °C." (reference 36.1-37.2)
     reply = "Swollen tender testis and he is running a temperature. Probable epididymo-orchitis."
     assert set(claim_statuses(TORSION, reply, "temp")) == {"contradicted"}
+
+
+# ---- round 54b (after the 170-173 scoring): how a note ranks and drops a name
+
+
+def _leading(case_id: str, condition: str, replies: list[str], turn: int):
+    wd = judge_replies(case_id, condition, replies).annotations.working_diagnoses
+    return next(((w.leading, w.certainty) for w in wd if w.turn == turn), None)
+
+
+def test_a_name_off_the_table_is_excluded():
+    reply = ("The film shows numerous schistocytes, so this is a thrombotic microangiopathy and ITP is off the table. "
+             "Working diagnosis: TTP.")
+    mentions = judge_replies(TTP, "O", [reply]).annotations.working_diagnoses[0].mentions
+    assert {m.span.text: m.stance for m in mentions}.get("ITP") == "excluded"
+
+
+def test_a_picture_a_name_no_longer_explains_excludes_it():
+    reply = ("An AAT level of 0.3 g/L makes alpha-1 antitrypsin deficiency the working diagnosis; usual "
+             "smoking-related COPD no longer explains the picture.")
+    wd = judge_replies(AATD, "O", [reply]).annotations.working_diagnoses[0]
+    stances = {m.span.text: m.stance for m in wd.mentions}
+    assert stances.get("smoking-related COPD") == "excluded", stances
+    assert wd.leading.startswith("alpha-1 antitrypsin deficiency") and wd.certainty == "probable"
+
+
+def test_still_the_main_dx_without_a_verb_ranks_the_name():
+    mentions = judge_replies(PE, "O", ["PE still the main dx. Pls send a CTPA."]).annotations.working_diagnoses[0].mentions
+    assert {m.span.text: m.stance for m in mentions}.get("PE") == "probable"
+
+
+def test_no_longer_explains_said_of_another_subject_leaves_the_name():
+    reply = "The culture is sterile, so this is diabetic kidney disease — a UTI no longer explains the albuminuria."
+    wd = judge_replies(DKD, "O", [reply]).annotations.working_diagnoses[0]
+    assert (wd.leading, wd.certainty) == ("diabetic kidney disease", "definitive"), wd.rule
