@@ -655,6 +655,12 @@ def _role(know: CaseKnowledge, name: str) -> str:
     return "other"
 
 
+def _unhedged(text: str, hedge: re.Match[str] | None) -> bool:
+    """Whether a name under a diagnosis label is stated flatly: no downgrading hedge around it and no
+    possible/probable wording anywhere in the line (both label readings in :func:`_stance` ask this)."""
+    return not hedge and not POSSIBLE_DX_RX.search(text) and not PROBABLE_DX_RX.search(text)
+
+
 def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_dx: int = 1) -> str:
     c0, c1 = clause_bounds(text, start)
     before_clause = text[c0:start]
@@ -698,10 +704,7 @@ def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_d
     if DEFINITIVE_DX_RX.search(before_clause[-30:]) or _DEFINITIVE_AFTER.search(after_clause):
         return "probable" if hedge else "definitive"
     label_m = _BARE_DX_LABEL.match(text) if seg.section != "diagnosis" else None
-    if (
-        label_m is not None and not text[label_m.end() : start].strip(" *_") and not hedge
-        and not POSSIBLE_DX_RX.search(text) and not PROBABLE_DX_RX.search(text)
-    ):
+    if label_m is not None and not text[label_m.end() : start].strip(" *_") and _unhedged(text, hedge):
         # "1. Diagnosis: carbon monoxide poisoning.": the label opens a list item rather than a section, and the
         # name right after it is stated as flatly as under a "Diagnosis:" heading
         return "definitive"
@@ -712,9 +715,7 @@ def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_d
         # under a label alone on its line, the first prose line is the call; the list below it is the plan
         label = head or ("" if seg.bullet else seg.label.lower())
         flat = _FLAT_LABEL_HEADING.fullmatch(label) or _flat_impression(seg, text, start)
-        if flat and not hedge and not _CASE_SUMMARY.match(text) and not POSSIBLE_DX_RX.search(text) and not (
-            PROBABLE_DX_RX.search(text)
-        ):
+        if flat and not _CASE_SUMMARY.match(text) and _unhedged(text, hedge):
             return "definitive"  # "Diagnosis: CO poisoning." stated flatly under a bare heading
         return "probable"
     if (
