@@ -251,8 +251,10 @@ _CAUSE_OF = re.compile(
     r"(?:her|his|their|the|this)\s+$",
     re.I,
 )
+# the one word allowed between the number and the treatment is its unit or route ("1L NS bolus", "15 L/min
+# oxygen"), never a verb: "an NT-proBNP of 4200 confirms fluid overload" states a result
 _DOSE_AFTER = re.compile(
-    r"^\s*(?:[\w/%°µ.]+\s+)?(?:(?:high[\s-]flow|supplemental|humidified)\s+)?(?:O2|oxygen|saline|dextrose|"
+    r"^\s*(?:(?!(?:confirm|suggest|indicat|show|support|point|favou?r|mean|make|is|are|was|were)\w*\s)[\w/%°µ.]+\s+)?(?:(?:high[\s-]flow|supplemental|humidified)\s+)?(?:O2|oxygen|saline|dextrose|"
     r"fluids?|bolus|boluses|crystalloid|Hartmann'?s|infusion|via|stat)\b",
     re.I,
 )
@@ -438,7 +440,10 @@ _ORDER_AFTER = re.compile(
 # a dose right after an order word and the drug: the dose ordered now, even of a drug the patient takes
 _DOSE_ORDERED = re.compile(
     r"\b(?:IV|i\.v\.|give|load|restart|increase\s+(?:it\s+)?to|double\s+(?:it\s+)?to|uptitrate\s+to|switch\s+to)\s+"
-    r"(?:[A-Za-z][\w-]+\s+){1,2}$",
+    r"(?:[A-Za-z][\w-]+\s+){1,2}$"
+    # "Increase LTG to 150 mg BID", "reduce the lithium to 400 mg": the new dose ordered for the drug named
+    r"|\b(?:increase|raise|up-?titrate|titrate|reduce|decrease|drop|wean|taper)\s+(?:the\s+|her\s+|his\s+)?"
+    r"(?:[A-Za-z][\w-]+\s+){1,2}(?:up\s+|down\s+)?to\s+$",
     re.I,
 )
 _HISTORY_NEAR = re.compile(r"\b(?:ago|since|started|began|was\s+on|has\s+been|for\s+\d+\s+(?:years?|months?|weeks?))\b", re.I)

@@ -27,7 +27,10 @@ _ABNORMAL_WORD = re.compile(
     r"abnormal|positive|enlarged|tender|peaked|inverted|elevation|depression|dilated|thickened|occlu(?:sion|ded)|"
     # round 53: a finding the report names, called normal ("bland sediment" against red cell casts)
     r"casts|dysmorphic|crackles|consolidation|effusions?|hydro(?:uretero)?nephrosis|o?edema|infiltrates?|"
-    r"ha?emorrhage)\b",
+    r"ha?emorrhage|"
+    # round 55: a history the case reports as behind ("His development is normal for age" against speech that
+    # is "slightly behind")
+    r"behind|delayed)\b",
     re.I,
 )
 

@@ -11,13 +11,16 @@ the dialogue follows the number: an agent that writes 3.8 twice without any sour
 repeating one invention.
 
 Only distinctive values are followed (a decimal, or 20 and above, in compatible units): "2"
-cycles, "3" leads and "12"-lead ECGs coincide by chance far too often.
+cycles, "3" leads and "12"-lead ECGs coincide by chance far too often. A small whole number is
+followed when both mentions measure it in the same unit other than a time ("the mass measures
+3 cm", then "a left adnexal mass measuring 3 cm"): a size or a dose written twice with its unit
+is one invention, while "3 days" or "2 weeks" are durations that recur for unrelated reasons.
 """
 
 from __future__ import annotations
 
 from medgym.judges.results import Claim, Retraction
-from medgym.text.numbers import normalize_unit
+from medgym.text.numbers import TIME_UNITS, normalize_unit
 
 #: Whole numbers below this are too common to identify an invention by value alone.
 DISTINCTIVE_WHOLE = 20
@@ -27,9 +30,21 @@ def _distinctive(value: float) -> bool:
     return value != int(value) or abs(value) >= DISTINCTIVE_WHOLE
 
 
+def _measured(c: Claim) -> str | None:
+    """The claim's unit, unless it has none or it is a time (durations recur by chance)."""
+    unit = normalize_unit(c.unit) if c.unit else None
+    return None if unit is None or unit in TIME_UNITS else unit
+
+
+def _followed(c: Claim) -> bool:
+    return c.value is not None and (_distinctive(c.value) or _measured(c) is not None)
+
+
 def _compatible(a: Claim, b: Claim) -> bool:
     if a.value is None or b.value is None or abs(a.value - b.value) > 1e-9:
         return False
+    if not _distinctive(a.value):
+        return _measured(a) is not None and _measured(a) == _measured(b)
     return a.unit is None or b.unit is None or normalize_unit(a.unit) == normalize_unit(b.unit)
 
 
@@ -40,7 +55,7 @@ def follow_invented_values(claims: list[Claim], retractions: list[Retraction]) -
     The track takes the first occurrence that names an item ("number" is the judge's word for
     a value it could not attach), so a later, better-attached mention can name the track."""
     invented = sorted(
-        (c for c in claims if c.kind == "numeric" and c.hallucinated and c.value is not None and _distinctive(c.value)),
+        (c for c in claims if c.kind == "numeric" and c.hallucinated and _followed(c)),
         key=lambda c: (c.turn, c.span.start or 0),
     )
     groups: list[list[Claim]] = []

@@ -636,6 +636,18 @@ def _one_claim_per_pressure(claims: list[Claim]) -> list[Claim]:
     return out
 
 
+# the word right before a bare number ("RV/LV 0.8", "RV/LV ratio 0.8"), read as a label when a statement uses it
+_LABEL_BEFORE = re.compile(r"(?<![\w/])([A-Za-z][\w/+-]*[A-Za-z0-9])(?:\s+ratio)?\s*[:=]?\s*(?:of\s+|is\s+|was\s+)?$")
+_NOT_A_LABEL = {
+    "is", "was", "were", "are", "of", "at", "to", "from", "about", "around", "and", "or", "the", "a", "an", "by",
+    "with", "on", "in", "for", "than", "now", "then", "only", "still", "over", "under", "up", "down", "be", "been",
+    "approximately", "roughly", "nearly", "almost", "after", "before", "since", "last", "level", "value", "score",
+    "ratio", "count", "result", "reading", "measured", "day", "days", "week", "weeks", "year", "years", "age", "aged",
+    "type", "grade", "stage", "class", "fasting", "below", "above", "least", "well", "cut-off", "cutoff", "threshold",
+    "target", "range", "normal", "limit", "times", "x", "×", "no", "not", "per", "every", "t",
+}
+
+
 class ClaimExtractor:
     """Extracts and checks the claims of one reply (see module docstring)."""
 
@@ -685,6 +697,13 @@ class ClaimExtractor:
                 continue
             term = tid[5:].lower()
             owners = [f.id for f in know.case.facts if term in {n.lower() for n in f.all_names}]
+            if not owners:
+                # a finding of a part that a case fact names ("cervical os closed" and the pelvic examination that
+                # lists the "cervical os"): withheld, the finding is invented; released, it is that examination
+                owners = list(dict.fromkeys(
+                    f.id for f in know.case.facts for n in f.all_names
+                    if len(n.split()) >= 2 and term.startswith(n.lower() + " ")
+                ))
             if len(owners) == 1:
                 self._term_fact[tid] = owners[0]
         # an analyte written in a form the case does not list ("Bili 310", "trop 1480") with a number the
@@ -1256,6 +1275,8 @@ class ClaimExtractor:
             att = (self._fever_fact, "fact")  # "temperature 38.1 °C" where the case only says "no fever"
         if att is None:
             att = self._earlier_invention(tc, text, q)  # "the 42 we had", "2 cm right thyroid nodule"
+        if att is None and q.unit is None:
+            att = self._statement_label_owner(text, q)  # "RV/LV 0.8": the label the CTPA report gives its number
         if attached is not None:
             attached[q.start] = att
         after = text[q.end : q.end + 25]
@@ -1327,6 +1348,21 @@ class ClaimExtractor:
             premise=premise,
             rule=rule,
         )
+
+    def _statement_label_owner(self, text: str, q: Quantity) -> tuple[str, str] | None:
+        """The one case fact whose statement writes the word right before a bare number in front of a number
+        of its own ("RV/LV 0.8" and "the RV/LV diameter ratio is 0.8", "Synacthen peak 620" and "a peak cortisol
+        of 620"): a measure the report names that no fact name carries. None for the common words that
+        statements write before thresholds, types and times."""
+        m = _LABEL_BEFORE.search(text[max(0, q.start - 30) : q.start])
+        if m is None or m.group(1).lower() in _NOT_A_LABEL or re.match(r"\s*(?::\d|or\s+(?:above|more|over|less|below))", text[q.end :]):
+            return None  # a word before thresholds and times ("fasting 5.6 or above", "well 08:30"), not a label
+        label = re.escape(m.group(1))
+        owners = {
+            f.id for f in self.know.case.facts
+            if re.search(rf"(?<![\w/]){label}(?![\w/])[^.;\d]{{0,25}}\d", f.statement, re.I)
+        }
+        return (owners.pop(), "fact") if len(owners) == 1 else None
 
     def _states_a_dose(self, item: str) -> bool:
         """Whether case fact ``item`` gives a dose ("ibuprofen 400 mg three times daily"): a
@@ -1870,7 +1906,18 @@ class ClaimExtractor:
             if mention and _affirmed_in_statement(f, mention):
                 return None  # "amlodipine only": the statement denying the NSAIDs names the amlodipine he takes
             return f"the released statement negates {f.name}"
-        if present and f.value is None and f.category in OBJECTIVE_CATEGORIES:
+        if present and f.value is None and (
+            f.category in OBJECTIVE_CATEGORIES or (
+                # a history or symptom called normal in so many words ("his development is normal for age",
+                # "normal development"), not a "normal" said of something else nearby ("a bland sediment")
+                f.category in (FactCategory.history, FactCategory.symptom) and mention is not None
+                and re.search(
+                    rf"\bnormal\s+{re.escape(mention)}|{re.escape(mention)}\s+(?:is\s+|was\s+|has\s+been\s+)?"
+                    rf"(?:\w+\s+)?normal\b", local if local is not None else clause, re.I,
+                )
+            )
+        ):
+            # "normal ECG" against peaked T waves; "development normal for age" against speech that is behind
             normal = _called_normal_but_abnormal(f, local if local is not None else clause)
             if normal:
                 return normal

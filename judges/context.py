@@ -279,10 +279,25 @@ def _head_lexicon(case: Case) -> Lexicon | None:
             if re.search(rf"\b{word}", names):
                 for ab in abbrs:
                     heads.setdefault(ab, []).append(f.id)
+    # a drug's standard short form inside any name of a fact ("LTG level" for "lamotrigine level", "ipi" for
+    # "ipilimumab"): each rewritten name keeps its own fact, so "LTG" is the drug and "LTG level" the level
+    short_forms: set[str] = set()
+    for f in case.facts:
+        for name in f.all_names:
+            for drug, abbr in _DRUG_ABBREVIATIONS.items():
+                if not re.search(rf"\b{drug}\b", name, re.I):
+                    continue
+                alias = re.sub(rf"\b{drug}\b", abbr, name, flags=re.I)
+                # "LTG trough" for "lamotrigine trough level": the note drops the "level" the name spells out
+                bare = alias[: -len(" level")] if alias.lower().endswith(" level") else ""
+                for form in (alias, bare) if len(bare.split()) >= 2 else (alias,):
+                    short_forms.add(form)
+                    if f.id not in heads.get(form, []):
+                        heads.setdefault(form, []).append(f.id)
     dx_names = " ".join(n.lower() for d in [case.gold.diagnosis, *case.gold.differential] for n in d.all_names)
     items = []
     for head, ids in heads.items():
-        short_ok = head in ("CT", "MRI") or head in _ABBREVIATION_SET
+        short_ok = head in ("CT", "MRI") or head in _ABBREVIATION_SET or head in short_forms
         if len(set(ids)) != 1 or ids[0] == _DENIED or (len(head) < 4 and not short_ok) or head in _GENERIC_HEADS or head in taken or head in dx_names:
             continue
         items.append((ids[0], "fact", [head]))
@@ -312,8 +327,33 @@ _STANDARD_ABBREVIATIONS: dict[str, list[str]] = {
     "parasitemia": ["parasitaemia"],
     "abdominal x-ray": ["AXR"],
     "chest x-ray": ["CXR"],
+    # chart shorthand for values (round 55): "SBP 134", "alb 2.7", "AG 26", "retic 210"
+    "blood pressure": ["SBP"],
+    "albumin": ["alb"],
+    "anion gap": ["AG"],
+    "reticulocyte": ["retic", "retics"],
 }
 _ABBREVIATION_SET = {a for abbrs in _STANDARD_ABBREVIATIONS.values() for a in abbrs}
+
+# Standard short forms of drug names that notes use in place of the name (medical vocabulary, not case
+# data): substituted inside every name of a case fact that contains the drug, see :func:`_head_lexicon`.
+_DRUG_ABBREVIATIONS: dict[str, str] = {
+    "lamotrigine": "LTG",
+    "levetiracetam": "LEV",
+    "valproate": "VPA",
+    "carbamazepine": "CBZ",
+    "lithium": "Li",
+    "trimethoprim": "TMP",
+    "ciprofloxacin": "cipro",
+    "spironolactone": "spiro",
+    "hydroxychloroquine": "HCQ",
+    "methotrexate": "MTX",
+    "isoniazid": "INH",
+    "ipilimumab": "ipi",
+    "nivolumab": "nivo",
+    "pembrolizumab": "pembro",
+    "co-amoxiclav": "co-amox",
+}
 
 
 _KNOWLEDGE: dict[int, tuple[Case, CaseKnowledge]] = {}

@@ -1222,7 +1222,11 @@ _UNCHANGED_DX = re.compile(
     # culprit until proven otherwise": a reply that names no diagnosis but says it keeps the one it had
     r"^\W*still\s+(?:most\s+likely|likely|favou?r|think|my\s+(?:leading|working))\b|"
     r"\bremains?\s+the\s+(?:main|likeliest|most\s+likely|leading)\s+(?:trigger|cause|driver|explanation|diagnosis)\b|"
-    r"\b(?:is|remains)\s+the\s+culprit\b",
+    r"\b(?:is|remains)\s+the\s+culprit\b|"
+    # round 55: "Dx unchanged, but add stimulant toxicity", "The conclusion is unchanged", "so that remains my
+    # working diagnosis" (the name said before, in another sentence or turn)
+    r"\b(?:dx|imp|conclusion)\s*(?::\s*|is\s+|remains\s+)?unchanged\b|"
+    r"\bremains?\s+(?:my|the|our)\s+(?:working|leading|main)\s+diagnosis\b",
     re.I,
 )
 
