@@ -159,3 +159,17 @@ def test_a_closed_os_the_released_pelvic_examination_reports_is_that_examination
 def test_reduced_anal_tone_no_case_fact_names_is_unsupported():
     reply = "Anal tone is also reduced. Probable cord compression."
     assert set(claim_statuses("neur-102-guillain-barre", reply, "term:anal tone")) == {"unsupported"}
+
+
+# ---- a bare number after the word a statement writes before its own number
+
+
+def test_a_bare_ratio_after_the_reports_label_is_that_reports_claim():
+    claims = claims_of("pulm-102-pulmonary-embolism", ["Segmental PE. RV/LV 0.8, no RV strain."])
+    assert [(c.item, c.status) for c in claims if c.value == 0.8] == [("ctpa", "supported")]
+
+
+def test_a_threshold_after_a_word_stays_unread():
+    reply = "OGTT 2-h glucose 9.1 mmol/L, below 11.1, so not diabetes. Probable prediabetes."
+    claims = claims_of("endo-101-prediabetes-screening", [reply])
+    assert not [c for c in claims if c.value == 11.1]
