@@ -733,6 +733,11 @@ class ClaimExtractor:
                 item, kind = tmpl.fact_id, "fact"
             if any(o[0] == m.start and o[2] == item for o in out):
                 continue
+            if any(
+                h.start <= m.start and m.end <= h.end and h.end - h.start > m.end - m.start and h.item_id != m.item_id
+                for h in hits_all
+            ):
+                continue  # "IgA" inside "tTG-IgA": a word of another fact's longer name, not the total IgA
             if kind == "fact" and self._belongs_to_other_fact(text, m.start, m.end, item, hits_all):
                 continue  # "Doppler shows preserved perfusion": a word of the ultrasound report here
             out.append((m.start, m.end, item, kind, mention_negated(text, m.start, m.end)))

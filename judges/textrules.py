@@ -484,7 +484,9 @@ MISSING_RX = re.compile(
     r"(?:was|were|been)\s+(?:requested|ordered|asked\s+for)\s+but\s+(?:never|not)\b|"
     r"(?:that\s+|which\s+)?(?:I|we)\s+(?:had\s+)?(?:asked|requested)\s+for\b|"
     r"(?:can't|cannot|can\s+not|unable\s+to|not\s+possible\s+to)\b[^.;]{0,60}\bwithout\b|"
-    r"not\s+(?:yet\s+)?available|unavailable|(?:is|are)\s+(?:needed|required)\s+before)\b",
+    r"not\s+(?:yet\s+)?available|unavailable|(?:is|are)\s+(?:needed|required)\s+before|"
+    # round 55b: "I never saw the 12-lead ECG, BP or JVP", "we did not get the FIT value": not seen, so not stated
+    r"(?:I|we)\s+(?:never|did\s+not|didn't)\s+(?:saw|see|got|get|had|have|received|receive|reviewed|review|obtained)\b)\b",
     re.I,
 )
 OUTSTANDING_RX = re.compile(
@@ -604,7 +606,9 @@ ELEVATED_RX = re.compile(
 )
 LOW_RX = re.compile(r"\b(?:low(?![\s-]grade)|reduced|decreased|below|depressed)\b", re.I)
 NORMAL_RX = re.compile(
-    r"\b(?:normal|nl|unremarkable|bland|within\s+(?:the\s+)?normal|in\s+range|within\s+range|clean|NAD|WNL|non-?focal)\b",
+    # "ten times normal", "above the upper limit of normal", "2x normal": a fold of the limit calls it raised
+    r"\b(?:(?<!times\s)(?<!above\s)(?<!over\s)(?<!of\s)(?<!x\s)(?<!×\s)normal|nl|unremarkable|bland|"
+    r"within\s+(?:the\s+)?normal|in\s+range|within\s+range|clean|NAD|WNL|non-?focal)\b",
     re.I,
 )
 REFERENCE_CTX_RX = re.compile(

@@ -173,3 +173,35 @@ def test_a_threshold_after_a_word_stays_unread():
     reply = "OGTT 2-h glucose 9.1 mmol/L, below 11.1, so not diabetes. Probable prediabetes."
     claims = claims_of("endo-101-prediabetes-screening", [reply])
     assert not [c for c in claims if c.value == 11.1]
+
+
+# ---- round 55b (after the 178-181 scoring): claims the labels do not have
+
+
+def test_results_the_agent_says_it_never_saw_are_not_claims():
+    reply = "Caveat: the outside lipase was never reconciled, and I never saw the 12-lead ECG, BP or JVP."
+    assert claims_of("card-101-stemi-inferior", [reply], "O") == []
+
+
+def test_a_result_the_agent_saw_is_still_a_claim():
+    claims = claims_of("card-101-stemi-inferior", ["I saw the JVP raised at 8 cm."], "O")
+    assert {c.item for c in claims} == {"jvp_lungs"}
+
+
+def test_ten_times_normal_calls_a_result_raised_not_normal():
+    reply = "With a tTG-IgA above ten times normal, this confirms coeliac disease."
+    assert set(claim_statuses("peds-212-coeliac-in-t1dm", reply, "ttg")) == {"supported"}
+
+
+def test_a_result_called_normal_is_still_contradicted():
+    assert set(claim_statuses("peds-212-coeliac-in-t1dm", "Her tTG-IgA is normal.", "ttg")) == {"contradicted"}
+
+
+def test_a_word_inside_another_facts_longer_name_is_not_that_fact():
+    claims = claims_of("peds-212-coeliac-in-t1dm", ["With a tTG-IgA above ten times normal, this is coeliac disease."])
+    assert "total_iga" not in {c.item for c in claims}
+
+
+def test_a_d_dimer_in_micrograms_per_litre_is_the_released_milligrams():
+    reply = "D-dimer 2.8 mg/L FEU (2800 µg/L FEU). Probable PE."
+    assert set(claim_statuses("pulm-102-pulmonary-embolism", reply, "ddimer")) == {"supported"}

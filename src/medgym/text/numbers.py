@@ -48,6 +48,10 @@ _GENERIC: dict[tuple[str, str], float] = {
     ("mg/l", "mg/dl"): 0.1,
     ("ng/l", "ng/ml"): 0.001,
     ("µg/l", "ng/ml"): 1.0,
+    # a D-dimer of 2.8 mg/L FEU written as 2800 µg/L or 2800 ng/mL
+    ("µg/l", "mg/l"): 0.001,
+    ("ng/ml", "mg/l"): 0.001,
+    ("ng/l", "µg/l"): 0.001,
     ("×10^9/l", "/µl"): 1000.0,
     ("mmol/l", "mmol/l"): 1.0,
     ("kpa", "mmhg"): 7.50062,
