@@ -723,23 +723,19 @@ class ClaimExtractor:
         out: list[tuple[int, int, str, str, bool]] = []
         taken: list[tuple[int, int]] = []
         hits_all = fact_mentions(self.know, text)
+        items = {id(m): self._hit_item(text, m, hits_all) for m in hits_all}
         for m in hits_all:
-            item = m.item_id
+            item = items[id(m)]
+            if item is None:
+                continue
             kind = "fact"
-            if m.kind == "contradiction":
-                tmpl = self.know.templates.get(m.item_id)
-                if tmpl is None:
-                    continue
-                item, kind = tmpl.fact_id, "fact"
             if any(o[0] == m.start and o[2] == item for o in out):
                 continue
             if any(
                 h.start <= m.start and m.end <= h.end and h.end - h.start > m.end - m.start and h.item_id != m.item_id
-                for h in hits_all
+                and items[id(h)] is not None for h in hits_all
             ):
                 continue  # "IgA" inside "tTG-IgA": a word of another fact's longer name, not the total IgA
-            if kind == "fact" and self._belongs_to_other_fact(text, m.start, m.end, item, hits_all):
-                continue  # "Doppler shows preserved perfusion": a word of the ultrasound report here
             out.append((m.start, m.end, item, kind, mention_negated(text, m.start, m.end)))
             taken.append((m.start, m.end))
         for s, e, fid in self._organ_mentions(text):
@@ -795,6 +791,19 @@ class ClaimExtractor:
         out = [self._specimen_owner(text, o) for o in out]
         out.sort()
         return out
+
+    def _hit_item(self, text: str, m, hits_all) -> str | None:
+        """The fact a matcher hit names (a contradiction item names the fact it contradicts), or None when the
+        hit is not used: an unknown template, or a word of another test's report said beside that test."""
+        item = m.item_id
+        if m.kind == "contradiction":
+            tmpl = self.know.templates.get(m.item_id)
+            if tmpl is None:
+                return None
+            item = tmpl.fact_id
+        if self._belongs_to_other_fact(text, m.start, m.end, item, hits_all):
+            return None  # "Doppler shows preserved perfusion": a word of the ultrasound report here
+        return item
 
     def _specimen_owner(
         self, text: str, mention: tuple[int, int, str, str, bool]
@@ -1359,8 +1368,11 @@ class ClaimExtractor:
         of its own ("RV/LV 0.8" and "the RV/LV diameter ratio is 0.8", "Synacthen peak 620" and "a peak cortisol
         of 620"): a measure the report names that no fact name carries. None for the common words that
         statements write before thresholds, types and times."""
-        m = _LABEL_BEFORE.search(text[max(0, q.start - 30) : q.start])
-        if m is None or m.group(1).lower() in _NOT_A_LABEL or re.match(r"\s*(?::\d|or\s+(?:above|more|over|less|below))", text[q.end :]):
+        lo = max(0, q.start - 30)
+        m = _LABEL_BEFORE.search(text[lo : q.start])
+        if m is None or (lo + m.start(1) > 0 and re.match(r"[\w/]", text[lo + m.start(1) - 1])):
+            return None  # no word, or the window cut one ("...ssure 134" is not a label "ssure")
+        if m.group(1).lower() in _NOT_A_LABEL or re.match(r"\s*(?::\d|or\s+(?:above|more|over|less|below))", text[q.end :]):
             return None  # a word before thresholds and times ("fasting 5.6 or above", "well 08:30"), not a label
         label = re.escape(m.group(1))
         owners = {
