@@ -723,17 +723,14 @@ class ClaimExtractor:
         out: list[tuple[int, int, str, str, bool]] = []
         taken: list[tuple[int, int]] = []
         hits_all = fact_mentions(self.know, text)
-        items = {id(m): self._hit_item(text, m, hits_all) for m in hits_all}
-        for m in hits_all:
-            item = items[id(m)]
-            if item is None:
-                continue
+        used = [(m, item) for m in hits_all if (item := self._hit_item(text, m, hits_all)) is not None]
+        for m, item in used:
             kind = "fact"
             if any(o[0] == m.start and o[2] == item for o in out):
                 continue
             if any(
                 h.start <= m.start and m.end <= h.end and h.end - h.start > m.end - m.start and h.item_id != m.item_id
-                and items[id(h)] is not None for h in hits_all
+                for h, _i in used
             ):
                 continue  # "IgA" inside "tTG-IgA": a word of another fact's longer name, not the total IgA
             out.append((m.start, m.end, item, kind, mention_negated(text, m.start, m.end)))
