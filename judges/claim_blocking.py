@@ -275,6 +275,55 @@ _DOSE_UNIT_AFTER = re.compile(
 _DRUG_STRENGTH_BEFORE = re.compile(r"\b(?:gluconate|chloride|dextrose|glucose|saline|bicarbonate)\s*$", re.I)
 _OVER_BEFORE = re.compile(r"\bover\s*$", re.I)
 _INTERVAL_AFTER = re.compile(r"^\s*(?:h|hr|hrs|hourly|d)\b", re.I)  # not "q15min": an episode frequency
+# round 56: "FVC 6-hourly", "BMs 4-hourly", "obs 2-hrly": how often to measure, not a value
+_FREQUENCY_AFTER = re.compile(r"^-?\s*(?:hourly|hrly)\b", re.I)
+# round 56: a value to reach, not one measured: "aim for a blood pressure below 130/80", "transfuse to Hgb >7",
+# "aiming for a urine output above 0.5 mL/kg/h", "target SpO2 of 94"
+_TARGET_BEFORE = re.compile(
+    r"\b(?:aim(?:s|ing)?|target(?:s|ing)?|keep(?:ing)?|transfuse\s+to|maintain(?:ing)?)\b[^.;:]{0,40}?"
+    r"(?:\b(?:below|above|under|over|at\s+least|less\s+than|more\s+than|greater\s+than|of)\s+|[<>≥≤]\s*)$",
+    re.I,
+)
+
+
+# round 56: a name set against the diagnosis held ("This is primary hyperparathyroidism, not idiopathic
+# hypercalciuria", "this is AATD, not simple smoking COPD", "latent TB rather than a BCG effect", "a positive
+# IGRA is not explained by BCG"): the other explanation, not a finding denied
+_CONTRAST_BEFORE = re.compile(
+    r"(?:\brather\s+than|\binstead\s+of|\bnot\s+(?:explained|affected|caused)\s+by|"
+    r"\bnot\s+(?:simple|simply|idiopathic|just|merely|pure|plain)|\bthis\s+is\s+[^,.;:]{1,60},\s+not)\s+"
+    r"(?:an?\s+|the\s+)?(?:simple\s+|idiopathic\s+|isolated\s+)?$",
+    re.I,
+)
+# round 56: a word after a value and an arrow or dash reads that value out ("DEXA: T-score -1.6 at radius —
+# osteopenia", "T -1.6 only osteopenia", "ALT 400 -> hepatocellular"); the value carries the claim
+_READOUT_BEFORE = re.compile(
+    r"(?<![\w.])\d+(?:\.\d+)?\s*(?:[^\W\d_][\w%/µ.]*\s*){0,2}(?:→|->|=>)\s*(?:only\s+|so\s+|i\.e\.?\s+)?$|"
+    # with a dash only after a measured (decimal) value: not "aged 11 — type 1 diabetes", "M1 occlusion — CTA"
+    r"(?<![\w.])\d+\.\d+\s*(?:[^\W\d_][\w%/µ.]*\s*){0,2}(?:—|–)\s*(?:only\s+|so\s+|i\.e\.?\s+)?$|"
+    r"(?<![\w.])\d+(?:\.\d+)?\s+only\s+$",
+    re.I,
+)
+_TARGET_LEAD = re.compile(r"\b(?:aim(?:s|ing)?|target(?:s|ing)?|keep(?:ing)?|maintain(?:ing)?)\b(?:\s+(?:for\s+)?(?:an?|the|his|her)?)?\s*$", re.I)
+_TARGET_BOUND_AFTER = re.compile(r"^\s*(?:above|below|over|under|at\s+least|[<>≥≤])\s*\d", re.I)
+# "No vit D/Ca/thiazide/Li": a slash list of drugs after "no" (round 56); "Ca" there is calcium tablets
+_SLASH_LIST = re.compile(r"\bno\s+((?:[\w .-]{1,20}/)+[\w .-]{1,20})", re.I)
+_DRUG_WORD = re.compile(
+    r"^\s*(?:vit(?:amin)?\s*D|thiazides?|lithium|Li|NSAIDs?|steroids?|supplements?|diuretics?|PPIs?|OCP|HRT)\s*$", re.I
+)
+
+
+def _in_drug_slash_list(text: str, pos: int, end: int) -> bool:
+    """Whether the mention is one non-drug word of a slash list of drugs after "no" ("Ca" in "No vit
+    D/Ca/thiazide/Li"); the drugs of the list stay the medication claim."""
+    said = text[pos:end].strip()
+    if _DRUG_WORD.match(said):
+        return False
+    for m in _SLASH_LIST.finditer(text):
+        if m.start(1) <= pos and end <= m.end(1):
+            parts = [p.strip() for p in m.group(1).split("/")]
+            return said in parts and any(_DRUG_WORD.match(p) for p in parts)
+    return False
 
 
 def _blocked(
@@ -289,6 +338,12 @@ def _blocked(
         return "treatment rate or dose"  # "fluids at 250 mL/h", "a bolus of 500 mL"
     if numeric and pos > 0 and text[pos - 1] in "qQ" and _INTERVAL_AFTER.match(re.sub(r"^[\d.]+", "", text[pos : end + 6])):
         return "a dosing or sampling interval ('q48h', 'q6h')"
+    if numeric and re.fullmatch(r"\d+", text[pos:end]) and _FREQUENCY_AFTER.match(text[end : end + 12]):
+        return "a monitoring or dosing frequency ('FVC 6-hourly')"
+    if numeric and _TARGET_BEFORE.search(text[max(0, pos - 60) : pos]):
+        return "a treatment target ('aim for a blood pressure below 130/80', 'transfuse to Hgb >7')"
+    if not numeric and _TARGET_LEAD.search(text[max(0, pos - 40) : pos]) and _TARGET_BOUND_AFTER.match(text[end : end + 20]):
+        return "the measure of a treatment target ('boluses to keep SBP above 90')"
     if numeric and _ORDER_LINE.search(text) and (
         _DOSE_UNIT_AFTER.match(re.sub(r"^[\d.,\s–-]+", "", text[pos:end]) + text[end : end + 20])
         or _DRUG_STRENGTH_BEFORE.search(text[max(0, pos - 15) : pos])
@@ -300,6 +355,14 @@ def _blocked(
     clause = text[c0:c1]
     if not numeric and _HYPOTHESIS_AFTER.match(text[end : end + 60]):
         return "a hypothesis under discussion"  # "the tumour worry", "makes liver disease very unlikely"
+    if not numeric and _READOUT_BEFORE.search(text[max(0, pos - 40) : pos]):
+        return "a reading of the value just given ('T -1.6 radius — osteopenia'), not a finding of its own"
+    if pos > 0 and text[pos - 1] == "?":
+        return "queried ('?smoker'), not asserted"
+    if not numeric and _CONTRAST_BEFORE.search(text[max(0, pos - 80) : pos]):
+        return "a diagnosis set aside ('this is X, not idiopathic Y', 'rather than a BCG effect'), not a patient fact"
+    if not numeric and _in_drug_slash_list(text, pos, end):
+        return "a drug the patient does not take ('No vit D/Ca/thiazide/Li')"
     ah = None if numeric else _AFTER_HEDGE.match(text[end : end + 40])
     if ah and not any(end + ah.end() <= a < c1 for a, _b in dx_local):
         return "hedged"  # "his bilirubin is probably high" (not "... could be <diagnosis>")
@@ -375,7 +438,12 @@ _MANAGEMENT_CUE = re.compile(
 _HYPOTHESIS_AFTER = re.compile(
     r"^\s*(?:worry|worries|question|concern|possibility|scare|fear|hypothesis|theory)\b|"
     r"^\s*(?:(?:is|seems|looks|was|becomes|became)\s+)?(?:(?:very|highly|much|most|far|even)\s+)?"
-    r"(?:unlikely|less\s+likely|improbable)\b",
+    r"(?:unlikely|less\s+likely|improbable)\b|"
+    # round 56: "peaked T waves make hyperkalaemia a real concern", "a large vessel occlusion has to be ruled
+    # out", "a structural lesion still needs to be excluded", "hyperkalaemia has to be assumed"
+    r"^\s*(?:an?\s+)?(?:real|major|serious|genuine|significant|definite)\s+(?:worry|concern|possibility)\b|"
+    r"^\s*(?:still\s+)?(?:(?:has|have|needs?)\s+(?:still\s+)?to\s+be|must\s+(?:still\s+)?be)\s+"
+    r"(?:ruled\s+out|excluded|assumed|considered)\b",
     re.I,
 )
 

@@ -260,6 +260,29 @@ _DISEASE_TERM = re.compile(
     r"thrombosis|\bDVT\b|lupus|deficiency|failure|infarction|embolism|asthma|COPD|hepatitis|anaemia|anemia",
     re.I,
 )
+# signs read off a released vital sign (round 56): sign -> (fact name, True if at or above the threshold, threshold)
+_DERIVED_SIGNS: dict[str, tuple[str, bool, float]] = {
+    "tachycardia": (r"(?:heart rate|pulse)\b", True, 100.0),
+    "hypotension": (r"(?:systolic )?blood pressure\b", False, 100.0),
+    "tachypnoea": (r"respiratory rate\b", True, 21.0),
+    "fever": (r"(?:body )?temperature\b", True, 38.0),
+}
+# operations of the general vocabulary (round 56): "ask the surgeons to see her about a cholecystectomy" is the
+# plan; only a history ("she had a cholecystectomy", "previous cholecystectomy") asserts one about the patient
+_PROCEDURE_TERM = re.compile(r"ectomy\b", re.I)
+# a finding named as the hedged explanation of another (round 56): "the absent Doppler flow is likely reactive
+# oedema compressing the cord", "the rise is probably from dehydration": an opinion, not a finding reported
+_EXPLAINED_AS_BEFORE = re.compile(
+    r"\b(?:is|are|was|were)\s+(?:most\s+|more\s+)?(?:probably|likely|possibly|presumably)\s+"
+    r"(?:(?:due\s+to|from|caused\s+by|secondary\s+to)\s+)?(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}$",
+    re.I,
+)
+# a finding in a general statement of what it can do (round 56): "reactive edema can compromise flow in severe
+# epididymo-orchitis", "orchitis with oedema can compromise flow": textbook reasoning, not this patient's finding
+_GENERIC_CAN = re.compile(
+    r"^[^.;:]{0,40}?\bcan\s+(?:\w+\s+)?(?:compromise|cause|mimic|hide|mask|reduce|produce|obscure|impair|present)\b",
+    re.I,
+)
 # a general term's word inside another expression: "weight" in "can't weight-bear" / "low-molecular-weight
 # heparin", "oedema" of an organ ("pulm edema", "interstitial oedema", "edema around small mets") rather than of
 # the legs (the term's sense); "\x00" marks the mention between the text before and after it
@@ -1769,7 +1792,13 @@ class ClaimExtractor:
         span = Span(turn=tc.index, text=text[s:e], start=seg.start + s, end=seg.start + e)
         spelled = _spelled_out(fact, clause, text[s:e])
         status, rule = self._check_fact(tc, *spelled, item, kind, present, text)
-        if status != "supported" and item.startswith("term:") and _DISEASE_TERM.search(item[5:]) and not (
+        if status != "supported" and item.startswith("term:") and (
+            _EXPLAINED_AS_BEFORE.search(text[max(0, s - 60) : s]) or _GENERIC_CAN.match(text[e : e + 80])
+        ):
+            return None
+        if status != "supported" and item.startswith("term:") and (
+            _DISEASE_TERM.search(item[5:]) or _PROCEDURE_TERM.search(item[5:])
+        ) and not (
             _HISTORY_BEFORE.search(text[max(0, s - 40) : s]) or _POSSESSIVE_HISTORY.search(text[max(0, s - 30) : s])
             or _HAS_DISEASE_BEFORE.search(text[max(0, s - 30) : s])
         ):
@@ -1828,6 +1857,26 @@ class ClaimExtractor:
             premise=premise,
             rule=rule,
         )
+
+    def _derived_sign(self, tc: TurnContext, name: str, present: bool) -> str | None:
+        """A sign read off a released vital sign (round 56): "He is hypotensive (systolic 96 mmHg lying)",
+        "tachycardic at 108", "no fever" at 37.4 °C. The case states the number, not the word; the word is
+        derived from it (METRIC-NOTES: a value correctly derived from released facts is supported)."""
+        rule = _DERIVED_SIGNS.get(name.lower())
+        if rule is None:
+            return None
+        fact_name, above, threshold = rule
+        for fid in tc.released:
+            f = self.know.fact(fid)
+            if f.value is None or not re.match(fact_name, f.name, re.I):
+                continue
+            value = f.value
+            if name.lower() == "fever" and value > 50:
+                value = (value - 32) * 5 / 9  # a temperature given in °F
+            meets = value >= threshold if above else value < threshold
+            if meets == present:
+                return f"{name} {'read off' if present else 'ruled out by'} the released {f.name} ({f.value:g})"
+        return None
 
     def _is_drug(self, item: str) -> bool:
         f = self.know.matcher.facts.get(item)
@@ -2064,6 +2113,10 @@ class ClaimExtractor:
         if found is None and self._context_says_term(tc, item, present):
             # "dry mucous membranes" where the context says "his mucous membranes are dry"
             return "supported", f"the context states {name} in other word order"
+        if found is None:
+            derived = self._derived_sign(tc, name, present)
+            if derived:
+                return "supported", derived
         if found is None:
             return "unsupported", f"the context released by turn {tc.index} never mentions {name}"
         if found == present and tc.injected:

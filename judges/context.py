@@ -222,6 +222,9 @@ _GENERIC_HEADS = {
     # body parts: the site of a test or finding, not its name ("his chest is clear" is not the CT chest)
     "chest", "abdomen", "head", "brain", "neck", "pelvis", "spine", "heart", "lung", "lungs", "kidney", "kidneys",
     "liver", "skin", "joint", "joints", "legs", "arms", "bowel", "bladder",
+    # round 56: "This sounds like a chest wall strain", "Paramedic notes marked rib tenderness" (breath sounds,
+    # percussion note)
+    "sound", "sounds", "note", "notes",
 }
 
 
@@ -332,6 +335,11 @@ _STANDARD_ABBREVIATIONS: dict[str, list[str]] = {
     "albumin": ["alb"],
     "anion gap": ["AG"],
     "reticulocyte": ["retic", "retics"],
+    # round 56: "Cap Pb 42 -> venous Pb 27" (Pb is lead)
+    "capillary lead": ["Cap Pb", "cap Pb", "capillary Pb"],
+    "capillary blood lead": ["Cap Pb", "cap Pb", "capillary Pb"],
+    "venous lead": ["venous Pb", "ven Pb"],
+    "venous blood lead": ["venous Pb", "ven Pb"],
 }
 _ABBREVIATION_SET = {a for abbrs in _STANDARD_ABBREVIATIONS.values() for a in abbrs}
 

@@ -57,13 +57,22 @@ _SCHEDULED_AFTER = re.compile(
 )
 
 
+# "Repeat ACR 16 -> persistent proteinuria", "repeat K+ was 6.3": the result of a repeat already done, read out
+# with its value (round 56), not a request to repeat or confirm the injected item
+_REPEAT_RESULT_AFTER = re.compile(
+    r"^\s*(?:the\s+)?[A-Za-z][\w+/-]*(?:\s+[A-Za-z][\w+/-]*)?\s*(?:(?:was|is|of|came\s+back(?:\s+at)?)\s+|[:=]\s*)?"
+    r"\d",
+    re.I,
+)
+
+
 def _cue(text: str) -> re.Match[str] | None:
     for rx in (CONFLICT_RX, CONFLICT_EXTRA_RX, CONFIRM_REQUEST_RX):
         for m in rx.finditer(text):
             if rx is CONFIRM_REQUEST_RX and ASSERTIVE_CONFIRM_RX.search(text[m.start() : m.end() + 3]):
                 continue
             if rx is CONFIRM_REQUEST_RX and re.match(r"re-?(?:peat|check|test)", m.group(0).strip(), re.I) and (
-                _SCHEDULED_AFTER.match(text[m.end() :])
+                _SCHEDULED_AFTER.match(text[m.end() :]) or _REPEAT_RESULT_AFTER.match(text[m.end() :])
             ):
                 continue
             if is_negated(text, m.start(), m.end()):

@@ -258,7 +258,9 @@ _DX_SHAPED = re.compile(
 _DX_TRIM = re.compile(
     r"^(?:(?:still|now|again|definitely|clearly|certainly)\s+)?(?:probable|probably|likely|most\s+likely|possible|"
     r"suspected|presumed|definite|acute\s+)?\s*|"
-    r"\s+(?:secondary\s+to|due\s+to|caused\s+by|from|with|given|because|based\s+on|supported\s+by)\b.*$",
+    r"\s+(?:secondary\s+to|due\s+to|caused\s+by|from|with|given|because|based\s+on|supported\s+by|"
+    # round 56: "this is acute obstruction on previously healthy kidneys rather than chronic disease"
+    r"rather\s+than|instead\s+of|as\s+opposed\s+to)\b.*$",
     re.I,
 )
 SEMANTIC_DX_THRESHOLD = 0.70
@@ -540,8 +542,10 @@ _SUPPORT_VERB_BEFORE = re.compile(
     re.I,
 )
 _ALTERNATIVE_AFTER = re.compile(
-    r"^\s*(?:is|remains|would\s+be)\s+(?:still\s+)?(?:the|an|my|our)\s+(?:main\s+|other\s+|chief\s+|leading\s+|only\s+)?"
-    r"alternative\b",
+    r"^\s*(?:is|are|remains|would\s+be)\s+(?:still\s+)?(?:the|an|my|our)\s+(?:main\s+|other\s+|chief\s+|leading\s+|only\s+)?"
+    r"(?:alternative|ddx|differential)\b|"
+    # round 56: "Brain mets on ddx given HA": a name kept on the differential
+    r"^\s*(?:(?:is|are|remain|remains|stays?)\s+)?on\s+(?:the\s+|my\s+)?(?:ddx|differential)\b",
     re.I,
 )
 _EXPLANANDUM_BEFORE = re.compile(
@@ -661,6 +665,11 @@ def _unhedged(text: str, hedge: re.Match[str] | None) -> bool:
     return not hedge and not POSSIBLE_DX_RX.search(text) and not PROBABLE_DX_RX.search(text)
 
 
+_OTHER_SUBJECT_AFTER = re.compile(
+    r"^\s*,?\s*(\b(?:and|but|while|whereas|so)\s+(?:an?|the|his|her)\s+[^,;.()]{3,60}?\b(?:is|was)\b)", re.I
+)
+
+
 def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_dx: int = 1) -> str:
     c0, c1 = clause_bounds(text, start)
     before_clause = text[c0:start]
@@ -677,6 +686,12 @@ def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_d
         )
         if cut:
             after_clause = after_clause[: cut.start()]
+    else:
+        # round 56: "a leaking left tubal ectopic and a threatened miscarriage is no longer tenable": a
+        # coordinated name with its own singular verb is the subject of what follows, not this mention
+        other = _OTHER_SUBJECT_AFTER.match(after_clause)
+        if other:
+            after_clause = after_clause[: other.start(1)]
     after = text[end : end + 60]
     if _RULE_OUT_BEFORE.search(before_sent) and not re.search(r"\b(?:rules|ruled)\s+out\b", before_sent[-40:], re.I):
         return "possible"

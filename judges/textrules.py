@@ -472,7 +472,7 @@ MISSING_RX = re.compile(
     r"performed|measured|checked|known|stated|included|back|resulted|returned|listed|supplied)|"
     r"no\s+(?:results?|data|report|reports|information|values?|measurements?)\b|missing|unknown|"
     r"(?:we|i)\s+(?:do\s+not|don't|still\s+do\s+not|still\s+don't)\s+(?:have|know)|"
-    r"(?:we|i)\s+(?:still\s+)?(?:have|had)\s+no\b|"  # "I still have no 12-lead ECG or blood pressure"
+    r"(?:we|i)\s+(?:also\s+|still\s+)*(?:have|had)\s+no\b|"  # "I (also) still have no 12-lead ECG or blood pressure"
     r"(?:haven't|have\s+(?:still\s+)?not|has\s+(?:still\s+)?not|hasn't)\s+(?:actually\s+|yet\s+)?(?:been\s+)?(?:seen|got|received|provided|"
     r"reported|done|performed|given|had)|still\s+no\b|no\s+(?:[\w-]+\s+){1,3}yet\b|"
     # "Without the IGRA or skin test I can only call this probable": a decision limited by a missing result
@@ -486,7 +486,10 @@ MISSING_RX = re.compile(
     r"(?:can't|cannot|can\s+not|unable\s+to|not\s+possible\s+to)\b[^.;]{0,60}\bwithout\b|"
     r"not\s+(?:yet\s+)?available|unavailable|(?:is|are)\s+(?:needed|required)\s+before|"
     # round 55b: "I never saw the 12-lead ECG, BP or JVP", "we did not get the FIT value": not seen, so not stated
-    r"(?:I|we)\s+(?:never|did\s+not|didn't)\s+(?:saw|see|got|get|had|have|received|receive|reviewed|review|obtained)\b)\b",
+    r"(?:I|we)\s+(?:never|did\s+not|didn't)\s+(?:saw|see|got|get|had|have|received|receive|reviewed|review|obtained)\b|"
+    # round 56: "no creatinine, potassium or abdominal examination findings were made available to me", "I am
+    # still without the lamotrigine levels"
+    r"no\s+[^.;]{1,80}?\b(?:was|were|has\s+been|have\s+been)\s+(?:made\s+)?available|still\s+without)\b",
     re.I,
 )
 OUTSTANDING_RX = re.compile(
@@ -747,6 +750,8 @@ def mention_negated(text: str, start: int, end: int, window: int = 4) -> bool:
     """Stricter negation scope than medgym.text.negation: a trigger at most ``window`` words
     before the mention in the same clause ("no fever or rigors", "negative HBsAg"), or a
     negative result word right after it ("serology negative")."""
+    if re.fullmatch(r"NKD?As?", text[start:end]):
+        return True  # round 56: "NKDA" is "no known drug allergies"
     before = text[max(0, start - 100) : start]
     if _WHERE_FOUND.search(before):
         # "no flap on echo", "no nodal uptake on PET": the negation is the finding's; the test or site it

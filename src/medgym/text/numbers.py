@@ -52,6 +52,8 @@ _GENERIC: dict[tuple[str, str], float] = {
     ("µg/l", "mg/l"): 0.001,
     ("ng/ml", "mg/l"): 0.001,
     ("ng/l", "µg/l"): 0.001,
+    # a urine albumin (or protein) to creatinine ratio: 14 mg/mmol is 124 mg/g (creatinine 113.12 g/mol)
+    ("mg/mmol", "mg/g"): 8.84,
     ("×10^9/l", "/µl"): 1000.0,
     ("mmol/l", "mmol/l"): 1.0,
     ("kpa", "mmhg"): 7.50062,
