@@ -279,8 +279,9 @@ _INTERVAL_AFTER = re.compile(r"^\s*(?:h|hr|hrs|hourly|d)\b", re.I)  # not "q15mi
 _FREQUENCY_AFTER = re.compile(r"^-?\s*(?:hourly|hrly)\b", re.I)
 # round 56: a value to reach, not one measured: "aim for a blood pressure below 130/80", "transfuse to Hgb >7",
 # "aiming for a urine output above 0.5 mL/kg/h", "target SpO2 of 94"
+_TARGET_VERB = r"\b(?:aim(?:s|ing)?|target(?:s|ing)?|keep(?:ing)?|maintain(?:ing)?)\b"
 _TARGET_BEFORE = re.compile(
-    r"\b(?:aim(?:s|ing)?|target(?:s|ing)?|keep(?:ing)?|transfuse\s+to|maintain(?:ing)?)\b[^.;:]{0,40}?"
+    rf"(?:{_TARGET_VERB}|\btransfuse\s+to\b)[^.;:]{{0,40}}?"
     r"(?:\b(?:below|above|under|over|at\s+least|less\s+than|more\s+than|greater\s+than|of)\s+|[<>≥≤]\s*)$",
     re.I,
 )
@@ -304,7 +305,8 @@ _READOUT_BEFORE = re.compile(
     r"(?<![\w.])\d+(?:\.\d+)?\s+only\s+$",
     re.I,
 )
-_TARGET_LEAD = re.compile(r"\b(?:aim(?:s|ing)?|target(?:s|ing)?|keep(?:ing)?|maintain(?:ing)?)\b(?:\s+(?:for\s+)?(?:an?|the|his|her)?)?\s*$", re.I)
+# "boluses to keep SBP above 90": the measure named between a target verb and its bound
+_TARGET_LEAD = re.compile(rf"{_TARGET_VERB}(?:\s+(?:for\s+)?(?:an?|the|his|her)?)?\s*$", re.I)
 _TARGET_BOUND_AFTER = re.compile(r"^\s*(?:above|below|over|under|at\s+least|[<>≥≤])\s*\d", re.I)
 # "No vit D/Ca/thiazide/Li": a slash list of drugs after "no" (round 56); "Ca" there is calcium tablets
 _SLASH_LIST = re.compile(r"\bno\s+((?:[\w .-]{1,20}/)+[\w .-]{1,20})", re.I)

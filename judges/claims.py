@@ -31,6 +31,7 @@ here are re-exported in ``__all__``.
 from __future__ import annotations
 
 import functools
+import operator
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -260,13 +261,15 @@ _DISEASE_TERM = re.compile(
     r"thrombosis|\bDVT\b|lupus|deficiency|failure|infarction|embolism|asthma|COPD|hepatitis|anaemia|anemia",
     re.I,
 )
-# signs read off a released vital sign (round 56): sign -> (fact name, True if at or above the threshold, threshold)
-_DERIVED_SIGNS: dict[str, tuple[str, bool, float]] = {
-    "tachycardia": (r"(?:heart rate|pulse)\b", True, 100.0),
-    "hypotension": (r"(?:systolic )?blood pressure\b", False, 100.0),
-    "tachypnoea": (r"respiratory rate\b", True, 21.0),
-    "fever": (r"(?:body )?temperature\b", True, 38.0),
+# signs read off a released vital sign (round 56): sign -> (fact name, comparison, threshold); the sign is shown
+# when the released value compares so ("tachycardia": a heart rate above 100)
+_DERIVED_SIGNS: dict[str, tuple[str, str, float]] = {
+    "tachycardia": (r"(?:heart rate|pulse)\b", ">", 100.0),
+    "hypotension": (r"(?:systolic )?blood pressure\b", "<", 100.0),
+    "tachypnoea": (r"respiratory rate\b", ">", 20.0),
+    "fever": (r"(?:body )?temperature\b", ">=", 38.0),
 }
+_COMPARE = {">": operator.gt, "<": operator.lt, ">=": operator.ge}
 # operations of the general vocabulary (round 56): "ask the surgeons to see her about a cholecystectomy" is the
 # plan; only a history ("she had a cholecystectomy", "previous cholecystectomy") asserts one about the patient
 _PROCEDURE_TERM = re.compile(r"ectomy\b", re.I)
@@ -1862,19 +1865,19 @@ class ClaimExtractor:
         """A sign read off a released vital sign (round 56): "He is hypotensive (systolic 96 mmHg lying)",
         "tachycardic at 108", "no fever" at 37.4 °C. The case states the number, not the word; the word is
         derived from it (METRIC-NOTES: a value correctly derived from released facts is supported)."""
-        rule = _DERIVED_SIGNS.get(name.lower())
+        sign = name.lower()
+        rule = _DERIVED_SIGNS.get(sign)
         if rule is None:
             return None
-        fact_name, above, threshold = rule
+        fact_name, comparison, threshold = rule
         for fid in tc.released:
             f = self.know.fact(fid)
             if f.value is None or not re.match(fact_name, f.name, re.I):
                 continue
             value = f.value
-            if name.lower() == "fever" and value > 50:
+            if sign == "fever" and value > 50:
                 value = (value - 32) * 5 / 9  # a temperature given in °F
-            meets = value >= threshold if above else value < threshold
-            if meets == present:
+            if _COMPARE[comparison](value, threshold) == present:
                 return f"{name} {'read off' if present else 'ruled out by'} the released {f.name} ({f.value:g})"
         return None
 
