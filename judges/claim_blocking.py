@@ -279,6 +279,13 @@ _INTERVAL_AFTER = re.compile(r"^\s*(?:h|hr|hrs|hourly|d)\b", re.I)  # not "q15mi
 _FREQUENCY_AFTER = re.compile(r"^-?\s*(?:hourly|hrly)\b", re.I)
 # round 56: a value to reach, not one measured: "aim for a blood pressure below 130/80", "transfuse to Hgb >7",
 # "aiming for a urine output above 0.5 mL/kg/h", "target SpO2 of 94"
+# round 56b: "(I wrote 45 earlier, which was wrong)", "I mis-typed it as 120 in my first note": the agent quotes
+# what it said before (to withdraw it), it does not assert it again
+_OWN_EARLIER_BEFORE = re.compile(
+    r"\bI\s+(?:wrote|said|quoted|gave|stated|typed|mis-?typed|mis-?quoted|recorded|put)\s+(?:it\s+as\s+)?"
+    r"(?:[\w-]+\s+){0,2}$",
+    re.I,
+)
 _TARGET_VERB = r"\b(?:aim(?:s|ing)?|target(?:s|ing)?|keep(?:ing)?|maintain(?:ing)?)\b"
 _TARGET_BEFORE = re.compile(
     rf"(?:{_TARGET_VERB}|\btransfuse\s+to\b)[^.;:]{{0,40}}?"
@@ -361,6 +368,8 @@ def _blocked(
         return "a reading of the value just given ('T -1.6 radius — osteopenia'), not a finding of its own"
     if pos > 0 and text[pos - 1] == "?":
         return "queried ('?smoker'), not asserted"
+    if _OWN_EARLIER_BEFORE.search(text[max(0, pos - 40) : pos]):
+        return "the agent quoting its own earlier words ('I wrote 45 earlier, which was wrong')"
     if not numeric and _CONTRAST_BEFORE.search(text[max(0, pos - 80) : pos]):
         return "a diagnosis set aside ('this is X, not idiopathic Y', 'rather than a BCG effect'), not a patient fact"
     if not numeric and _in_drug_slash_list(text, pos, end):

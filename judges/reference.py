@@ -115,7 +115,7 @@ class ReferenceJudge(BaseJudge):
             got = extractor.extract(tc, segments[tc.index], dx_spans, len(claims) + 1, tc.final)
             claims.extend(got.claims)
             for seg, items in got.retraction_segments:
-                keys = _retracted_keys(claims, tc.index, items, seg.text)
+                keys = _retracted_keys(claims, tc.index, items, _with_antecedent(seg, segments[tc.index]))
                 retractions.append(
                     Retraction(
                         turn=tc.index,
@@ -146,6 +146,18 @@ class ReferenceJudge(BaseJudge):
             evidence=evidence,
         )
         return ann
+
+
+_BACK_REFERENCE = re.compile(r"^\W*(?:that|this|which|it)\b", re.I)
+
+
+def _with_antecedent(seg, turn_segments) -> str:
+    """The withdrawal sentence's text, with the piece before it when it opens by pointing back ("I wrote Hgb
+    11.4 earlier; that was a typo": the value is in the piece the segmenter cut off at the semicolon)."""
+    i = next((k for k, s in enumerate(turn_segments) if s is seg), None)
+    if i and _BACK_REFERENCE.match(seg.text):
+        return turn_segments[i - 1].text + " " + seg.text
+    return seg.text
 
 
 def _retracted_keys(claims, turn: int, items: set[str], text: str) -> list[str]:

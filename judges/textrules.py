@@ -511,6 +511,10 @@ RETRACTION_RX = re.compile(
     + "".join(rf"(?<!{w}\s)" for w in _TREATED_BY_CORRECTION)
     + r"correction|I\s+apologi[sz]e|correct\s+myself|"
     r"(?:that|this)\s+(?:is|was)\s+(?:wrong|incorrect|an?\s+error|not\s+(?:right|correct|true|accurate))|"
+    # round 56b: "(I wrote 45 earlier, which was wrong)", "I wrote Hgb 11.4 earlier; that was a typo", "I
+    # mis-typed it as 120 in my first note"
+    r"which\s+(?:is|was)\s+(?:wrong|incorrect|an?\s+error)|(?:that|this|which)\s+(?:is|was)\s+an?\s+(?:typo|slip)|"
+    r"I\s+mis-?typed|"
     r"(?:earlier|previous|previously)\s+(?:I\s+)?(?:stated|assumed|quoted|mentioned|said)\b.*\b(?:not|never|"
     r"unsupported|assumption)|that\s+was\s+(?:an|my|only\s+an?|just\s+an?)\s+assumption|(?:was|were)\s+(?:an?\s+)?(?:assumption|"
     r"assumptions|invented|fabricated|made\s+up))\b",

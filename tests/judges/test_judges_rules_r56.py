@@ -15,6 +15,11 @@ Each change below was measured on all 186 sets (3157 trajectories).
   longer tenable" excludes only the miscarriage; an outside name stops at "rather than".
 - Contradiction: "Repeat ACR 16 -> persistent proteinuria with haematuria" reads out a repeat already done; it
   is not a request to repeat the injected dipstick.
+
+Round 56b came after the 186-189 scoring, from its two withdrawals judged kept: "(I wrote 45 earlier, which was
+wrong)" and "I wrote Hgb 11.4 earlier; that was a typo" withdraw the earlier value (the segmenter cuts the second
+at the semicolon, so the piece before a "that"/"which" opening is read with it), and the value quoted there is
+not asserted again. Measured on all 190 sets.
 """
 
 from __future__ import annotations
@@ -271,3 +276,30 @@ def test_a_condition_after_an_age_and_a_dash_is_still_a_claim():
 def test_a_finding_stated_in_its_own_sentence_is_still_a_claim():
     reply = "DEXA: T-score -2.6 at radius. She has osteopenia.\nImp: PHPT."
     assert set(claim_statuses("uro-220-hyperparathyroid-stones", reply, "term:osteopenia")) == {"unsupported"}
+
+
+# ---- round 56b (after the 186-189 scoring): withdrawals the judge did not read
+
+
+def _adenoma_withdrawal(second: str):
+    first = "63M, screening FIT+. Hgb 11.4, ferritin 85. A/P: advanced adenoma."
+    return judge_replies("gast-101-advanced-adenoma-fit", "I", [first, second]).annotations
+
+
+def test_a_typo_owned_after_a_semicolon_withdraws_the_earlier_value():
+    ann = _adenoma_withdrawal(
+        "Outside Hgb 9.8 conflicts w/ our Hgb 14.1. (I wrote Hgb 11.4 earlier; that was a typo, ours is 14.1.)"
+    )
+    assert [r.keys for r in ann.retractions] == [["num:hb:11.4"]]
+    assert [(c.turn, c.status) for c in ann.claims if c.item == "hb" and c.value == 11.4] == [(1, "contradicted")]
+
+
+def test_an_earlier_value_called_wrong_in_a_which_clause_is_withdrawn():
+    ann = _adenoma_withdrawal("Our Hgb is 14.1 (I wrote 11.4 earlier, which was wrong). A/P unchanged.")
+    assert [r.keys for r in ann.retractions] == [["num:hb:11.4"]]
+
+
+def test_the_earlier_value_repeated_without_a_withdrawal_is_still_a_claim():
+    ann = _adenoma_withdrawal("Hgb 11.4 again today. A/P unchanged: advanced adenoma.")
+    assert ann.retractions == []
+    assert [c.turn for c in ann.claims if c.item == "hb" and c.value == 11.4] == [1, 2]
