@@ -277,8 +277,6 @@ _OVER_BEFORE = re.compile(r"\bover\s*$", re.I)
 _INTERVAL_AFTER = re.compile(r"^\s*(?:h|hr|hrs|hourly|d)\b", re.I)  # not "q15min": an episode frequency
 # round 56: "FVC 6-hourly", "BMs 4-hourly", "obs 2-hrly": how often to measure, not a value
 _FREQUENCY_AFTER = re.compile(r"^-?\s*(?:hourly|hrly)\b", re.I)
-# round 56: a value to reach, not one measured: "aim for a blood pressure below 130/80", "transfuse to Hgb >7",
-# "aiming for a urine output above 0.5 mL/kg/h", "target SpO2 of 94"
 # round 56b: "(I wrote 45 earlier, which was wrong)", "I mis-typed it as 120 in my first note": the agent quotes
 # what it said before (to withdraw it), it does not assert it again
 _OWN_EARLIER_BEFORE = re.compile(
@@ -286,6 +284,8 @@ _OWN_EARLIER_BEFORE = re.compile(
     r"(?:[\w-]+\s+){0,2}$",
     re.I,
 )
+# round 56: a value to reach, not one measured: "aim for a blood pressure below 130/80", "transfuse to Hgb >7",
+# "aiming for a urine output above 0.5 mL/kg/h", "target SpO2 of 94"
 _TARGET_VERB = r"\b(?:aim(?:s|ing)?|target(?:s|ing)?|keep(?:ing)?|maintain(?:ing)?)\b"
 _TARGET_BEFORE = re.compile(
     rf"(?:{_TARGET_VERB}|\btransfuse\s+to\b)[^.;:]{{0,40}}?"

@@ -34,7 +34,7 @@ from medgym.judges.diagnoses import reply_diagnoses
 from medgym.judges.evidence import evidence_items
 from medgym.judges.questions import QuestionReader, gap_decisions
 from medgym.judges.results import Annotations, JudgeUsage, Retraction, Span
-from medgym.judges.textrules import segment_reply
+from medgym.judges.textrules import Segment, segment_reply
 from medgym.judges.updates import closure_decision, inquiry_decision, update_decisions
 from medgym.text.numbers import find_quantities
 
@@ -151,7 +151,7 @@ class ReferenceJudge(BaseJudge):
 _BACK_REFERENCE = re.compile(r"^\W*(?:that|this|which|it)\b", re.I)
 
 
-def _with_antecedent(seg, turn_segments) -> str:
+def _with_antecedent(seg: Segment, turn_segments: list[Segment]) -> str:
     """The withdrawal sentence's text, with the piece before it when it opens by pointing back ("I wrote Hgb
     11.4 earlier; that was a typo": the value is in the piece the segmenter cut off at the semicolon)."""
     i = next((k for k, s in enumerate(turn_segments) if s is seg), None)
