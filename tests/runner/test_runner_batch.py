@@ -54,6 +54,39 @@ def test_changed_grid_in_same_dir_is_refused(tmp_path, reference_judge):
         run_batch(small_config(tmp_path, conditions=["O"]), judge=reference_judge, progress=False)
 
 
+def test_resuming_with_other_code_is_refused_unless_forced(tmp_path, reference_judge, monkeypatch):
+    """Episodes already in the run were judged by the code that wrote them: a resume with another revision
+    would put two judges' numbers in one report, so it needs --force, and the manifest then says so."""
+    from medgym.errors import MedgymError
+    from medgym.runner import manifest
+
+    cfg = small_config(tmp_path, conditions=["baseline"])
+    monkeypatch.setattr(manifest, "git_revision", lambda: {"revision": "a" * 40, "dirty": False})
+    run_batch(cfg, judge=reference_judge, progress=False)
+    again = run_batch(cfg, judge=reference_judge, progress=False)  # same code: resumes
+    assert again.ran == 0 and again.skipped == 6
+    monkeypatch.setattr(manifest, "git_revision", lambda: {"revision": "b" * 40, "dirty": False})
+    with pytest.raises(MedgymError, match=r"revision aaaaaaaaaaaa.*revision bbbbbbbbbbbb.*--out"):
+        run_batch(cfg, judge=reference_judge, progress=False)
+    forced = run_batch(cfg, judge=reference_judge, progress=False, force=True)
+    assert forced.ran == 0 and forced.skipped == 6  # the old results are kept, not rerun
+    written = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert written["code_history"] == ["revision aaaaaaaaaaaa", "revision bbbbbbbbbbbb"]
+
+
+def test_without_git_the_installed_version_identifies_the_code(tmp_path, reference_judge, monkeypatch):
+    from medgym.errors import MedgymError
+    from medgym.runner import manifest
+
+    cfg = small_config(tmp_path, conditions=["baseline"])
+    monkeypatch.setattr(manifest, "git_revision", lambda: {"revision": None, "dirty": None})
+    monkeypatch.setattr(manifest, "package_versions", lambda: {"medgym": "0.1.0"})
+    run_batch(cfg, judge=reference_judge, progress=False)
+    monkeypatch.setattr(manifest, "package_versions", lambda: {"medgym": "0.2.0"})
+    with pytest.raises(MedgymError, match="version 0.1.0.*version 0.2.0"):
+        run_batch(cfg, judge=reference_judge, progress=False)
+
+
 class ExplodingJudge:
     def judge(self, traj):
         raise RuntimeError("judge endpoint down")

@@ -85,17 +85,46 @@ def load_manifest(run_dir: str | Path) -> dict[str, Any] | None:
         raise MedgymError(f"{p} is not valid JSON ({exc}); move it away to start a new run there") from exc
 
 
+def _code_identity(manifest: dict[str, Any]) -> str | None:
+    """What produced a run's episodes: the git revision of a checkout, else the installed medgym version.
+    Uncommitted edits are not seen (a dirty checkout keeps its HEAD revision)."""
+    rev = (manifest.get("git") or {}).get("revision")
+    if rev:
+        return f"revision {rev[:12]}"
+    version = (manifest.get("packages") or {}).get("medgym")
+    return f"version {version}" if version else None
+
+
 def write_or_check_manifest(run_dir: str | Path, config: RunConfig, n_episodes: int, force: bool = False) -> dict:
-    """Write a new manifest, or check that a resumed run uses the same grid."""
+    """Write a new manifest, or check that a resumed run uses the same grid and the same code.
+
+    A run resumed with other code (another git revision, or another installed version) is refused unless
+    ``force``: its report would average episodes judged by two judges. Every version that wrote into the run
+    is kept in ``code_history``."""
     existing = load_manifest(run_dir)
     new = build_manifest(config, n_episodes)
-    if existing is not None and not force:
-        if existing.get("grid") != json.loads(json.dumps(new["grid"])):
-            raise MedgymError(
-                f"{Path(run_dir) / MANIFEST_FILE} describes a different grid than this command; use another --out "
-                "directory, or --force to overwrite the manifest (old results stay in results.jsonl)"
-            )
-        new["created_at"] = existing.get("created_at", new["created_at"])
-        new["resumed"] = int(existing.get("resumed", 0)) + 1
+    if existing is not None:
+        old_code, new_code = _code_identity(existing), _code_identity(new)
+        if not force:
+            if existing.get("grid") != json.loads(json.dumps(new["grid"])):
+                raise MedgymError(
+                    f"{Path(run_dir) / MANIFEST_FILE} describes a different grid than this command; use another --out "
+                    "directory, or --force to overwrite the manifest (old results stay in results.jsonl)"
+                )
+            if old_code is not None and new_code is not None and old_code != new_code:
+                # the episodes already in results.jsonl were produced (and judged) by other code: resuming would
+                # mix two judges' numbers in one report without saying so
+                raise MedgymError(
+                    f"{Path(run_dir) / MANIFEST_FILE} was written by medgym {old_code}, and this is medgym {new_code}: "
+                    "resuming would mix episodes produced and judged by two versions in one run. Use another --out "
+                    "directory, or --force to resume anyway (the manifest then lists every version in 'code_history')"
+                )
+            new["created_at"] = existing.get("created_at", new["created_at"])
+            new["resumed"] = int(existing.get("resumed", 0)) + 1
+        history = list(existing.get("code_history") or ([old_code] if old_code else []))
+        if new_code and (not history or history[-1] != new_code):
+            history.append(new_code)
+        if history:
+            new["code_history"] = history
     atomic_write_text(Path(run_dir) / MANIFEST_FILE, json.dumps(new, indent=2))
     return new
