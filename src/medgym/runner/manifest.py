@@ -117,7 +117,8 @@ def write_or_check_manifest(run_dir: str | Path, config: RunConfig, n_episodes: 
                 raise MedgymError(
                     f"{Path(run_dir) / MANIFEST_FILE} was written by medgym {old_code}, and this is medgym {new_code}: "
                     "resuming would mix episodes produced and judged by two versions in one run. Use another --out "
-                    "directory, or --force to resume anyway (the manifest then lists every version in 'code_history')"
+                    "directory (or move this one away to start afresh), or --force to resume anyway (the manifest then "
+                    "lists every version in 'code_history')"
                 )
             new["created_at"] = existing.get("created_at", new["created_at"])
             new["resumed"] = int(existing.get("resumed", 0)) + 1
