@@ -326,8 +326,8 @@ def _in_drug_slash_list(text: str, pos: int, end: int) -> bool:
     """Whether the mention is one non-drug word of a slash list of drugs after "no" ("Ca" in "No vit
     D/Ca/thiazide/Li"); the drugs of the list stay the medication claim."""
     said = text[pos:end].strip()
-    if _DRUG_WORD.match(said):
-        return False
+    if "/" not in text or _DRUG_WORD.match(said):
+        return False  # no slash list here (the common case: one test, no regex scan), or a drug of the list
     for m in _SLASH_LIST.finditer(text):
         if m.start(1) <= pos and end <= m.end(1):
             parts = [p.strip() for p in m.group(1).split("/")]

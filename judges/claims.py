@@ -261,13 +261,14 @@ _DISEASE_TERM = re.compile(
     r"thrombosis|\bDVT\b|lupus|deficiency|failure|infarction|embolism|asthma|COPD|hepatitis|anaemia|anemia",
     re.I,
 )
-# signs read off a released vital sign (round 56): sign -> (fact name, comparison, threshold); the sign is shown
-# when the released value compares so ("tachycardia": a heart rate above 100)
-_DERIVED_SIGNS: dict[str, tuple[str, str, float]] = {
-    "tachycardia": (r"(?:heart rate|pulse)\b", ">", 100.0),
-    "hypotension": (r"(?:systolic )?blood pressure\b", "<", 100.0),
-    "tachypnoea": (r"respiratory rate\b", ">", 20.0),
-    "fever": (r"(?:body )?temperature\b", ">=", 38.0),
+# signs read off a released vital sign (round 56): sign -> (fact name, comparison, threshold, the threshold's unit
+# when the fact may give another one); the sign is shown when the released value compares so ("tachycardia": a
+# heart rate above 100)
+_DERIVED_SIGNS: dict[str, tuple[str, str, float, str | None]] = {
+    "tachycardia": (r"(?:heart rate|pulse)\b", ">", 100.0, None),
+    "hypotension": (r"(?:systolic )?blood pressure\b", "<", 100.0, None),
+    "tachypnoea": (r"respiratory rate\b", ">", 20.0, None),
+    "fever": (r"(?:body )?temperature\b", ">=", 38.0, "°C"),
 }
 _COMPARE = {">": operator.gt, "<": operator.lt, ">=": operator.ge}
 # operations of the general vocabulary (round 56): "ask the surgeons to see her about a cholecystectomy" is the
@@ -1869,14 +1870,14 @@ class ClaimExtractor:
         rule = _DERIVED_SIGNS.get(sign)
         if rule is None:
             return None
-        fact_name, comparison, threshold = rule
+        fact_name, comparison, threshold, unit = rule
         for fid in tc.released:
             f = self.know.fact(fid)
             if f.value is None or not re.match(fact_name, f.name, re.I):
                 continue
-            value = f.value
-            if sign == "fever" and value > 50:
-                value = (value - 32) * 5 / 9  # a temperature given in °F
+            value = convert(f.value, f.unit, unit) if unit and f.unit else f.value  # a temperature given in °F
+            if value is None:
+                continue  # a unit the threshold cannot be compared with
             if _COMPARE[comparison](value, threshold) == present:
                 return f"{name} {'read off' if present else 'ruled out by'} the released {f.name} ({f.value:g})"
         return None
