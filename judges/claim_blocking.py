@@ -42,10 +42,17 @@ _SOURCE_POSSESSIVE = re.compile(
     r"partner|family|relative|referrer|colleague|registrar|ambulance\s+crew)(?:'s|s')\s+(?:[\w-]+\s+){0,3}$",
     re.I,
 )
-# a number naming a threshold rather than a patient value ("the 185/110 lysis threshold")
+# a number naming a threshold rather than a patient value ("the 185/110 lysis threshold", "the 3.5 µg/dL reference
+# value")
+# (round 57: not a value compared with one, "a FIT of 210 well above threshold", "INR 7.8 against a target of 2-3",
+# "148/88 is above target", "MCV 64 fL with target cells")
+_COMPARED = (
+    r"(?!(?:well|above|below|over|under|against|at|is|are|was|were|with|the|a|an|right|just|far|of|and|on|within|"
+    r"in|near|beyond|exceed\w*|to|from|versus|vs|will|would|may|might|can|could|should|must)\b)"
+)
 _THRESHOLD_AFTER = re.compile(
-    r"^\s*(?:/\s*\d+(?:\.\d+)?\s*)?(?:[a-z%/·µ]+\s+)?(?:[\w-]+\s+){0,2}?(?:thresholds?|cut-?offs?|triggers?|targets?|"
-    r"ceilings?|limits?|windows?)\b",
+    rf"^\s*(?:/\s*\d+(?:\.\d+)?\s*)?(?:{_COMPARED}[a-z%/·µ]+\s+)?(?:{_COMPARED}[\w-]+\s+){{0,2}}?"
+    r"(?:thresholds?|cut-?offs?|triggers?|targets?|ceilings?|limits?|windows?|reference\s+values?)\b",
     re.I,
 )
 # a value named as another source's ("the outside platelet count of 62", "the external lab's 1100")
@@ -130,11 +137,13 @@ _SCHEDULE_BEFORE = re.compile(
     # terse notes drop the "in" and may name the test between: "f/u 1 wk", "recheck 48 h", "repeat CT 24 h",
     # "repeat EGD 8 wk", "F/u OB 1 wk", "observe 4 h", "FVC q4-6h" (every 4-6 hours)
     r"|(?:\b(?:repeat|re-?check|review|follow[\s-]?up|re-[a-z]+)|\bf/u)(?:\s+[A-Za-z][\w/&-]{0,12}){0,2}\s+$"
-    r"|\b(?:observe|observation|obs)\s+(?:for\s+)?$|\bq\s*$",
+    r"|\b(?:observe|observation|obs)\s+(?:for\s+)?$|\bq\s*$"
+    # round 57: "site check colonoscopy at 6 months", "surveillance at three years"
+    r"|\b(?:surveillance|colonoscopy|re-?check|repeat|review|follow[\s-]?up|recall)\b[^.;:?!]{0,40}?\bat\s+$",
     re.I,
 )
 _TIME_UNITS = ("h", "d", "wk", "min", "mo", "month", "months", "y", "yr")
-_TIME_WORD_AFTER = re.compile(r"^\s*(?:hours?|hrs?|days?|weeks?|wks?|months?|years?)\b", re.I)
+_TIME_WORD_AFTER = re.compile(r"^\s*(?:hours?|hrs?|days?|weeks?|wks?|months?|mos?|years?)\b", re.I)  # "in 12 mo"
 
 
 def _scheduled(text: str, q: Quantity) -> bool:
@@ -294,6 +303,88 @@ _TARGET_BEFORE = re.compile(
 )
 
 
+# round 57: numbers that name, bound or schedule rather than measure. An ECG lead range ("peaked T waves V2-4",
+# "ST depression V1-V3", "posterior leads V7-9") or the "12-lead" ECG names leads
+_LEAD_RANGE_BEFORE = re.compile(r"\bV\d{1,2}\s*[-\u2013\u2014]\s*V?$")
+_LEAD_AFTER = re.compile(r"^\s*-?\s*leads?\b", re.I)
+# a value to reach, named with its verb ("titrating to a blood pressure below 130/80", "labetalol to get the BP
+# below 150/100", "fluid-load to SBP >90", "BP goal <180/105", "weight loss goal 7%")
+_TARGET_MORE_BEFORE = re.compile(
+    r"(?:\btitrat\w*|\bto\s+(?:bring|get|lower|reduce|drop)|\bfluid[\s-]?load\w*\s+to|\bgoals?)\b[^.;:]{0,40}?"
+    r"(?:\b(?:below|above|under|over|at\s+least|less\s+than|more\s+than)\s+|[<>\u2265\u2264]\s*)$|"
+    r"\b(?:goals?|targets?)\s*:?\s*$",
+    re.I,
+)
+# a threshold stated as a bound ("an HbA1c of 48 or more would", "large (2 cm or more)", "BP <185/110 pre-lysis",
+# "the NICE thresholds of 5.6 and 7.8 mmol/L"; a number before the threshold's name is _THRESHOLD_AFTER's)
+_OR_MORE_AFTER = re.compile(r"^\s*(?:[\w/%\u00b5]+\s+)?or\s+(?:more|above|higher|greater|over|less|below|lower|under)\b", re.I)
+_LYSIS_AFTER = re.compile(r"^\s*(?:pre-?(?:lysis|thrombolysis|tPA|alteplase|tenecteplase)|(?:before|for)\s+(?:thrombo)?lysis)\b", re.I)
+_THRESHOLD_BEFORE = re.compile(
+    r"\b(?:thresholds?|cut-?offs?|ceiling|criteri(?:on|a)|reference\s+(?:values?|limits?))\s*(?:of|at|is|are|:)?\s*\(?\s*"
+    r"(?:[\d.]+\s*(?:[\w/%\u00b5]+\s*)?(?:and|or|,)\s*)?$",
+    re.I,
+)
+# a change in a plan ("reduce basal by 10%", "correction of no more than 8 mmol/L in 24 hours"), a fluid allowance ("Fluid restrict 1 L/d") and a drug strength ("calcium
+# gluconate 10 mL of 10%")
+_CHANGE_BY_BEFORE = re.compile(
+    r"\b(?:reduc\w*|increas\w*|cut|lower\w*|decreas\w*|titrat\w*|wean\w*|drop)\b[^.;:]{0,30}?\bby\s+(?:about\s+|around\s+)?$",
+    re.I,
+)
+# a surveillance interval named before its test ("Plan 3-yr colonoscopy") and a type label ("type 2 rise",
+# "type 4 RTA"); an interval after it ("colonoscopy at 6 months") is _SCHEDULE_BEFORE's
+_INTERVAL_PLAN_AFTER = re.compile(
+    r"^\s*-?\s*(?:yr|year|month|mo|week|wk)s?\s+(?:surveillance|colonoscopy|follow[\s-]?up|review|recall|repeat|scope)\b",
+    re.I,
+)
+_TYPE_BEFORE = re.compile(r"\btype\s+$", re.I)
+# the measure named right before its bound ("BP goal <180/105", "the BP below 150/100", "BP <185/110 pre-lysis")
+_BOUND_AFTER_NAME = re.compile(
+    r"^\s*(?:(?:goal|target)\s*:?\s*)?(?:(?:of|is|was)\s+)?(?:(?:above|below|over|under|at\s+least|less\s+than|"
+    r"more\s+than)\s+|[<>\u2265\u2264]\s*)(\d{1,3}(?:\.\d+)?(?:\s*/\s*\d{2,3})?)"
+)
+
+
+def _bound_not_value(text: str, pos: int, end: int) -> bool:
+    """Whether the number at ``pos:end`` is a target to reach or a threshold, not a measured value (round 57)."""
+    return bool(
+        _TARGET_MORE_BEFORE.search(text[max(0, pos - 60) : pos]) or _THRESHOLD_BEFORE.search(text[max(0, pos - 60) : pos])
+        or _OR_MORE_AFTER.match(text[end : end + 25]) or _LYSIS_AFTER.match(text[end : end + 25])
+    )
+
+
+_LIMIT_BEFORE = re.compile(
+    r"\b(?:no|not)\s+more\s+than\s+(?:[\d.]+\s*[\w/]*\s+(?:in|per|over)\s+)?$|\bat\s+most\s+$", re.I
+)
+_FLUID_PER_DAY = re.compile(r"^\s*m?L\s*/\s*(?:d|day)\b", re.I)
+_FLUID_BEFORE = re.compile(r"\b(?:fluids?|restrict\w*|intake|limit\w*)\b[^.;:]{0,25}$", re.I)
+# a dosing schedule ("IV artesunate 2.4 mg/kg at 0, 12 and 24 h")
+_DOSING_TIMES_BEFORE = re.compile(r"\bat\s+0(?:\s*h)?\s*,\s*(?:\d+(?:\s*h)?\s*,?\s*(?:and\s+)?)*$", re.I)
+_STRENGTH_OF_BEFORE = re.compile(r"\d\s*m?L\s+of\s+$", re.I)
+# round 57: a test awaited ("until the histology is back", "until a venous level confirms it", "until three
+# films are negative") or named as the means of a plan ("Non-contrast CT head to exclude hemorrhage", "RUQ US to
+# confirm stones") is not a result
+_UNTIL_BEFORE = re.compile(
+    r"\b(?:until|till|pending)\s+(?!(?:[\w-]+\s+){0,3}?(?:ago|yesterday|today|tonight|last|this|when|recently|now)\b)"
+    r"(?:[\w-]+\s+){0,4}$",
+    re.I,
+)
+# round 57: the specimen of a culture ordered ("BCx x2, sputum cx"), the activity of a known disease ("not a lupus
+# flare", "no serological lupus activity") and a diagnosis set aside with "this is not" ("this is not autoimmune
+# hemolysis", "this isn't just a contaminated fingerstick", "lead poisoning and not iron deficiency alone")
+_SPECIMEN_AFTER = re.compile(r"^\s*(?:cx|cultures?|MC&S|m/c/s)\b", re.I)
+_ACTIVITY_AFTER = re.compile(r"^\s*(?:flares?|activity|relapses?)\b", re.I)
+_NOT_THIS_BEFORE = re.compile(
+    r"(?:\b(?:this|that|it)\s+(?:is|was)\s+not|\b(?:this|that|it)\s*(?:isn['’]t|wasn['’]t)|\bthis\s+is\s+[^,.;:]{1,60}\s+and\s+not)"
+    r"\s+(?:just\s+|simply\s+|merely\s+|only\s+)?(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}$",
+    re.I,
+)
+_MEANS_AFTER = re.compile(
+    r"^\s*(?:(?:is|are|would\s+be)\s+)?(?:(?:needed|required|requested|planned)\s+)?to\s+"
+    r"(?:exclude|rule\s+out|confirm|look\s+for|assess|evaluate|screen\s+for)\b",
+    re.I,
+)
+
+
 # round 56: a name set against the diagnosis held ("This is primary hyperparathyroidism, not idiopathic
 # hypercalciuria", "this is AATD, not simple smoking COPD", "latent TB rather than a BCG effect", "a positive
 # IGRA is not explained by BCG"): the other explanation, not a finding denied
@@ -351,6 +442,31 @@ def _blocked(
         return "a monitoring or dosing frequency ('FVC 6-hourly')"
     if numeric and _TARGET_BEFORE.search(text[max(0, pos - 60) : pos]):
         return "a treatment target ('aim for a blood pressure below 130/80', 'transfuse to Hgb >7')"
+    if numeric and (_LEAD_RANGE_BEFORE.search(text[max(0, pos - 8) : pos]) or _LEAD_AFTER.match(text[end : end + 10])):
+        return "an ECG lead name ('V2-4', '12-lead'), not a value"
+    if numeric and _TYPE_BEFORE.search(text[max(0, pos - 8) : pos]):
+        return "a type label ('type 2 rise', 'type 4 RTA'), not a value"
+    if numeric and _bound_not_value(text, pos, end):
+        return "a target or threshold ('titrating to below 130/80', 'an HbA1c of 48 or more'), not a measured value"
+    if not numeric:
+        b = _BOUND_AFTER_NAME.match(text[end : end + 40])
+        n0, n1 = (end + b.start(1), end + b.end(1)) if b else (0, 0)
+        if b and (_bound_not_value(text, n0, n1) or _TARGET_BEFORE.search(text[max(0, n0 - 60) : n0])):
+            return "the measure of a target or threshold ('BP goal <180/105', 'to get the BP below 150/100')"
+    if numeric and (
+        _CHANGE_BY_BEFORE.search(text[max(0, pos - 50) : pos]) or _LIMIT_BEFORE.search(text[max(0, pos - 40) : pos])
+        or _INTERVAL_PLAN_AFTER.match(text[end : end + 30])
+        or _DOSING_TIMES_BEFORE.search(text[max(0, pos - 30) : pos])
+        or (_FLUID_PER_DAY.match(text[end : end + 12]) and _FLUID_BEFORE.search(text[max(0, pos - 30) : pos]))
+        or (text[pos:end].endswith("%") and _STRENGTH_OF_BEFORE.search(text[max(0, pos - 12) : pos]))
+    ):
+        return "a change, interval, allowance or strength in a plan ('reduce basal by 10%', 'Fluid restrict 1 L/d')"
+    if not numeric and _SPECIMEN_AFTER.match(text[end : end + 12]):
+        return "the specimen of a culture ('sputum cx'), not a finding"
+    if not numeric and (_ACTIVITY_AFTER.match(text[end : end + 15]) or _NOT_THIS_BEFORE.search(text[max(0, pos - 100) : pos])):
+        return "a diagnosis or its activity set aside ('not a lupus flare', 'this is not autoimmune hemolysis')"
+    if not numeric and (_UNTIL_BEFORE.search(text[max(0, pos - 50) : pos]) or _MEANS_AFTER.match(text[end : end + 40])):
+        return "a test awaited or planned ('until the histology is back', 'CT head to exclude bleeding'), not a result"
     if not numeric and _TARGET_LEAD.search(text[max(0, pos - 40) : pos]) and _TARGET_BOUND_AFTER.match(text[end : end + 20]):
         return "the measure of a treatment target ('boluses to keep SBP above 90')"
     if numeric and _ORDER_LINE.search(text) and (
@@ -425,8 +541,9 @@ def _remarks_on_value(text: str, pos: int, end: int, c0: int, c1: int) -> bool:
 # "a raised ALT or gallstones on ultrasound would settle the cause": the subject of a "would settle /
 # confirm / point to" sentence is a result that has not been seen
 _WOULD_SETTLE = re.compile(
-    r"^[^.;:]{0,60}?\b(?:would|could|might)\s+(?:(?:then|also|really|certainly)\s+)?(?:settle|confirm|support|"
-    r"favou?r|point|suggest|explain|make|mean|clinch|change|help|tip|swing|decide)\b",
+    r"^[^.;:]{0,60}?\b(?:would|could|might)\s+(?:(?:then|also|really|certainly|only|likely|probably|still|"
+    r"strongly)\s+)?(?:settle|confirm|support|favou?r|point|suggest|explain|make|mean|clinch|change|help|tip|swing|"
+    r"decide|push|reflect|add|show|indicate|prompt|argue|move|shift|strengthen|weaken)\b",
     re.I,
 )
 _FINITE_BEFORE = re.compile(r"\b(?:is|are|was|were|has|had|have|shows?|showed|reveals?|revealed|found|with)\b", re.I)

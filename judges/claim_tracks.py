@@ -19,6 +19,8 @@ is one invention, while "3 days" or "2 weeks" are durations that recur for unrel
 
 from __future__ import annotations
 
+import re
+
 from medgym.judges.results import Claim, Retraction
 from medgym.text.numbers import TIME_UNITS, normalize_unit
 
@@ -79,3 +81,64 @@ def follow_invented_values(claims: list[Claim], retractions: list[Retraction]) -
     if renamed:
         for r in retractions:
             r.keys = list(dict.fromkeys(renamed.get(k, k) for k in r.keys))
+
+
+# Words that name where or how a finding was seen, or hedge it, rather than what was found: two inventions
+# sharing only these ("urine shows eosinophils", "urine culture") are not one finding.
+_NOT_FINDING_WORDS = frozenset(
+    {
+        "shows", "show", "showed", "shown", "with", "from", "that", "this", "there", "were", "have", "been", "also",
+        "only", "some", "very", "mild", "normal", "result", "level", "test", "positive", "negative", "urine",
+        "blood", "serum", "scan", "film", "sign", "left", "right", "bilateral", "today", "earlier", "previous",
+        "last", "check", "found", "noted", "note", "report", "reported", "which", "their", "they", "them", "into",
+        "over", "under", "about", "after", "before",
+    }
+)
+_WORD = re.compile(r"[a-z][a-z-]{3,}")
+
+
+def _finding_words(c: Claim) -> set[str]:
+    """Content words of an invented finding: its words as written and, for a lexicon term, the term's name."""
+    text = c.span.text + (" " + c.item[5:] if c.item.startswith("term:") else "")
+    return {w.rstrip("s") for w in _WORD.findall(text.lower())} - {w.rstrip("s") for w in _NOT_FINDING_WORDS}
+
+
+def follow_invented_findings(claims: list[Claim], retractions: list[Retraction]) -> None:
+    """Give an unsupported factual claim that restates an invented finding of an earlier turn in other words the
+    key and item of that finding's track (in place; withdrawals follow the new keys).
+
+    The judge keys a finding by the item its words were read as, so "her pupils were dilated" (mydriasis) and,
+    two turns later, "dilated pupils" (a lexicon term of its own), or "urine shows eosinophils" and "urinary
+    eosinophils", start two tracks: the first looks dropped and the second is a new invention, where a physician
+    reads one finding repeated (round 57). Only a lexicon term is followed this way (a case fact has its own,
+    exact item), with the same polarity, when a content word is shared."""
+    factual = sorted(
+        (c for c in claims if c.kind == "factual" and c.hallucinated), key=lambda c: (c.turn, c.span.start or 0)
+    )
+    first_turn: dict[str, int] = {}
+    for c in factual:
+        first_turn.setdefault(c.key, c.turn)
+    renamed: dict[str, str] = {}
+    for c in factual:
+        if c.key in renamed or first_turn[c.key] < c.turn:
+            continue  # already followed, or a repeat of its own earlier track
+        words = _finding_words(c)
+        for e in factual:
+            if e.turn >= c.turn:
+                break
+            key = renamed.get(e.key, e.key)
+            if (
+                key != c.key and key.rsplit(":", 1)[-1] == c.key.rsplit(":", 1)[-1]
+                and (c.item.startswith("term:") or e.item.startswith("term:")) and words & _finding_words(e)
+            ):
+                renamed[c.key] = key
+                break
+    if not renamed:
+        return
+    for c in claims:
+        if c.key in renamed:
+            head = renamed[c.key]
+            c.rule += f"; the invented finding {c.span.text!r} follows its track {head}"
+            c.key = head
+    for r in retractions:
+        r.keys = list(dict.fromkeys(renamed.get(k, k) for k in r.keys))

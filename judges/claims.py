@@ -464,6 +464,11 @@ _CHANGE_BEFORE = re.compile(
     r"increased|decreased|gone\s+(?:up|down))\s+(?:by\s+)?|down\s+by|up\s+by)\s*(?:about\s+|around\s+|roughly\s+|~\s*)?$",
     re.I,
 )
+_NAME_WORD = re.compile(r"[a-z]{3,}")
+_GENERIC_NAME_WORDS = frozenset({"count", "level", "test", "result", "ratio", "the", "and", "serum", "plasma"})
+_FLUID_CUES = frozenset({"aspirate", "aspirated", "aspiration", "tap", "effusion", "joint"})
+_PAIR_FIRST_BEFORE = re.compile(r"(?<![\w./])\d{2,3}\s*/\s*$")
+_PAIR_SECOND_AFTER = re.compile(r"^\s*/\s*\d{2,3}(?![\w/])")
 _PRESSURE_PAIR = re.compile(r"(?<![\w./])(\d{2,3})\s*/\s*\d{2,3}(?![\w/])")
 _DOWN_WORDS = frozenset(
     {"drop", "dropped", "fall", "fallen", "fell", "reduction", "reduced", "decrease", "decreased", "lower", "down",
@@ -1326,7 +1331,12 @@ class ClaimExtractor:
             and not any(rx.search(text) for rx in DERIVED_CONCEPTS.values())
         ):
             return None
-        why = _blocked(text, q.start, q.end, True, numeric=True) or _hedged_reading(text, q, qs)
+        # a pressure pair ("below 130/80", "the 185/110 lysis threshold") is read as one value, from where it
+        # starts to where it ends, for either of its numbers (round 57)
+        pair = _PAIR_FIRST_BEFORE.search(text[max(0, q.start - 8) : q.start])
+        at = q.start - len(pair.group(0)) if pair else q.start
+        second = _PAIR_SECOND_AFTER.match(text[q.end : q.end + 8])
+        why = _blocked(text, at, q.end + (second.end() if second else 0), True, numeric=True) or _hedged_reading(text, q, qs)
         if why is not None:
             return None
         np_before = text[max(0, q.start - 60) : q.start]
@@ -1497,6 +1507,24 @@ class ClaimExtractor:
                     return ("supported", f"derived: {a:g} / {w:g} kg = {a / w:.1f} {q.unit}", f"perkg{q.value:g}")
         return ("unsupported", f"{q.text} cannot be derived from released values and weight", f"perkg{q.value:g}")
 
+    def _released_sibling_stating(self, tc: TurnContext, f, q: Quantity, text: str):
+        """A released fact other than ``f`` whose value ``q`` states, when its name shares at least two content
+        words with ``f``'s ("synovial fluid white cell count" beside "white blood cell count") and the sentence
+        names what sets it apart ("synovial", or "aspirate" for a fluid), else None. Without that cue the
+        value stays a misquote of ``f`` ("WBC 18,500." is the blood count, round 48)."""
+        words = set(_NAME_WORD.findall(f.name.lower())) - _GENERIC_NAME_WORDS
+        said = set(_NAME_WORD.findall(text.lower()))
+        for fid in tc.released:
+            g = self.know.fact(fid)
+            g_words = set(_NAME_WORD.findall(g.name.lower()))
+            cues = (g_words - words - _GENERIC_NAME_WORDS) | (_FLUID_CUES if "fluid" in g_words else set())
+            if (
+                fid != f.id and g.value is not None and len(words & g_words) >= 2 and said & cues
+                and self.know.matcher.states_value(q, fid)
+            ):
+                return g
+        return None
+
     def _check_number(self, tc: TurnContext, text, q: Quantity, item, pre, after, derived):
         know = self.know
         per_kg = self._per_kg(tc, q)
@@ -1637,6 +1665,11 @@ class ClaimExtractor:
                     return ("supported", f"{q.text} is the interval between two clock times of the released context",
                             key_value)
                 return ("unsupported", f"no such number about {f.name} in the released context", key_value)
+            sibling = self._released_sibling_stating(tc, f, q, text)
+            if sibling is not None:
+                # "Aspirate turbid, 18,500 WBC" read as the blood white cell count (11.2) when the synovial fluid
+                # white cell count of 18500 was released: the value names the sibling count loosely (round 57)
+                return ("supported", f"equals released {sibling.name} (named loosely as {f.name})", key_value)
             return ("contradicted",
                     f"misquoted: {q.value:g} {q.unit or ''} vs released {f.name} {f.value:g} {f.unit or ''}".strip(),
                     key_value)

@@ -489,7 +489,14 @@ MISSING_RX = re.compile(
     r"(?:I|we)\s+(?:never|did\s+not|didn't)\s+(?:saw|see|got|get|had|have|received|receive|reviewed|review|obtained)\b|"
     # round 56: "no creatinine, potassium or abdominal examination findings were made available to me", "I am
     # still without the lamotrigine levels"
-    r"no\s+[^.;]{1,80}?\b(?:was|were|has\s+been|have\s+been)\s+(?:made\s+)?available|still\s+without)\b",
+    r"no\s+[^.;]{1,80}?\b(?:was|were|has\s+been|have\s+been)\s+(?:made\s+)?available|still\s+without|"
+    # round 57: "BP, urine PCR and LDH were never obtained", "IGRA/TST results still to be seen", "P: Await NS1", "no
+    # FBC result has actually come back", "I still have neither the crystal microscopy nor the X-ray", "don't wait
+    # for the LP"
+    r"(?:was|were|been)\s+never\s+(?:obtained|documented|done|checked|measured|sent|performed|recorded|examined)|"
+    r"(?:still|yet)\s+to\s+(?:be\s+)?(?:seen|done|sent|reported|come\s+back|return)|await|"
+    r"no\s+(?:[\w-]+\s+){0,2}results?\s+(?:has|have)\s+(?:\w+\s+)?(?:come|came)\s+back|(?:have|had)\s+neither|"
+    r"(?:don't|do\s+not)\s+wait\s+for)\b",
     re.I,
 )
 OUTSTANDING_RX = re.compile(
@@ -744,9 +751,16 @@ _NEG_BREAK = re.compile(
 # "does not explain the COHb", "doesn't explain a positive IGRA", "does not drop the pH this far": the negation
 # denies a relation (what a diagnosis accounts for), and the finding after it is taken as given
 _NEGATED_RELATION = re.compile(
-    r"(?:\b(?:not|never)|n['’]t)\s+(?:\w+ly\s+)?(?:explain|account\s+for|produce|cause|drop|fit\s+with)\w*"
+    r"(?:(?:\b(?:not|never|no\s+longer)|n['’]t)\s+(?:\w+ly\s+)?(?:explain|account\s+for|produce|cause|drop|fit\s+with|"
+    r"raise|elevate)\w*|\b(?:excluded|ruled\s+out)\s+by)"  # round 57: "no longer explains", "excluded by the lipase"
     r"(?:\s+(?:the|a|an|this|that|her|his|such\s+an?))?(?:\s+(?:positive|raised|high|low|elevated|abnormal))?\s*$",
     re.I,
+)
+# round 57: the same relation over a list ("does not explain the dyskinesias or the CSF") and its contrast ("explain
+# the bright red blood but not the FIT"): the findings are taken as given
+_RELATION_AFTER_NEG = re.compile(r"^\s*(?:longer\s+)?(?:\w+ly\s+)?(?:explain|account|produce|cause|drop|fit|raise|elevate)", re.I)
+_EXPLAINS_BUT_NOT = re.compile(
+    r"\b(?:explain|account\s+for)\w*\b[^.;:]{0,60}\bbut\s+not\s+(?:the|a|an|her|his|this)?\s*$", re.I
 )
 
 
@@ -761,6 +775,8 @@ def mention_negated(text: str, start: int, end: int, window: int = 4) -> bool:
         # "no flap on echo", "no nodal uptake on PET": the negation is the finding's; the test or site it
         # was looked for on is not denied
         return bool(_NEG_POST.match(text[end : end + 45]))
+    if _EXPLAINS_BUT_NOT.search(before):
+        return False
     cut = list(_NEG_BREAK.finditer(before))
     if cut:
         before = before[cut[-1].end() :]
@@ -771,6 +787,8 @@ def mention_negated(text: str, start: int, end: int, window: int = 4) -> bool:
     # a coordinated negated list keeps its scope over more words: "no cord compression or cord signal change"
     long_tail = " ".join(words[-9:]) if words else ""
     for m in _NEG_PRE.finditer(long_tail):
+        if _RELATION_AFTER_NEG.match(long_tail[m.end() :]):
+            continue
         if re.search(r"\b(?:or|nor)\b", long_tail[m.end() :]):
             return True
     return bool(_NEG_POST.match(text[end : end + 45]))
