@@ -43,9 +43,8 @@ _SOURCE_POSSESSIVE = re.compile(
     re.I,
 )
 # a number naming a threshold rather than a patient value ("the 185/110 lysis threshold", "the 3.5 µg/dL reference
-# value")
-# (round 57: not a value compared with one, "a FIT of 210 well above threshold", "INR 7.8 against a target of 2-3",
-# "148/88 is above target", "MCV 64 fL with target cells")
+# value"); round 57: not a value compared with one ("a FIT of 210 well above threshold", "INR 7.8 against a target
+# of 2-3", "148/88 is above target", "MCV 64 fL with target cells", "Creatinine 186 will limit ...")
 _COMPARED = (
     r"(?!(?:well|above|below|over|under|against|at|is|are|was|were|with|the|a|an|right|just|far|of|and|on|within|"
     r"in|near|beyond|exceed\w*|to|from|versus|vs|will|would|may|might|can|could|should|must)\b)"
@@ -324,8 +323,8 @@ _THRESHOLD_BEFORE = re.compile(
     r"(?:[\d.]+\s*(?:[\w/%\u00b5]+\s*)?(?:and|or|,)\s*)?$",
     re.I,
 )
-# a change in a plan ("reduce basal by 10%", "correction of no more than 8 mmol/L in 24 hours"), a fluid allowance ("Fluid restrict 1 L/d") and a drug strength ("calcium
-# gluconate 10 mL of 10%")
+# a change in a plan ("reduce basal by 10%", "correction of no more than 8 mmol/L in 24 hours"), a fluid
+# allowance ("Fluid restrict 1 L/d") and a drug strength ("calcium gluconate 10 mL of 10%")
 _CHANGE_BY_BEFORE = re.compile(
     r"\b(?:reduc\w*|increas\w*|cut|lower\w*|decreas\w*|titrat\w*|wean\w*|drop)\b[^.;:]{0,30}?\bby\s+(?:about\s+|around\s+)?$",
     re.I,

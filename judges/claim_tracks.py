@@ -94,18 +94,21 @@ _NOT_FINDING_WORDS = frozenset(
         "over", "under", "about", "after", "before",
     }
 )
+_NOT_FINDING_STEMS = frozenset(w.rstrip("s") for w in _NOT_FINDING_WORDS)
 _WORD = re.compile(r"[a-z][a-z-]{3,}")
 
 
 def _finding_words(c: Claim) -> set[str]:
-    """Content words of an invented finding: its words as written and, for a lexicon term, the term's name."""
+    """Content words of an invented finding (a plural's "s" dropped): its words as written and, for a lexicon
+    term, the term's name."""
     text = c.span.text + (" " + c.item[5:] if c.item.startswith("term:") else "")
-    return {w.rstrip("s") for w in _WORD.findall(text.lower())} - {w.rstrip("s") for w in _NOT_FINDING_WORDS}
+    return {w.rstrip("s") for w in _WORD.findall(text.lower())} - _NOT_FINDING_STEMS
 
 
 def follow_invented_findings(claims: list[Claim], retractions: list[Retraction]) -> None:
     """Give an unsupported factual claim that restates an invented finding of an earlier turn in other words the
-    key and item of that finding's track (in place; withdrawals follow the new keys).
+    key of that finding's track (in place; the claim keeps the item it was read as; withdrawals follow the new
+    keys).
 
     The judge keys a finding by the item its words were read as, so "her pupils were dilated" (mydriasis) and,
     two turns later, "dilated pupils" (a lexicon term of its own), or "urine shows eosinophils" and "urinary

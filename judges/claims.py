@@ -1336,7 +1336,8 @@ class ClaimExtractor:
         pair = _PAIR_FIRST_BEFORE.search(text[max(0, q.start - 8) : q.start])
         at = q.start - len(pair.group(0)) if pair else q.start
         second = _PAIR_SECOND_AFTER.match(text[q.end : q.end + 8])
-        why = _blocked(text, at, q.end + (second.end() if second else 0), True, numeric=True) or _hedged_reading(text, q, qs)
+        pair_end = q.end + (second.end() if second else 0)
+        why = _blocked(text, at, pair_end, True, numeric=True) or _hedged_reading(text, q, qs)
         if why is not None:
             return None
         np_before = text[max(0, q.start - 60) : q.start]
@@ -1507,7 +1508,7 @@ class ClaimExtractor:
                     return ("supported", f"derived: {a:g} / {w:g} kg = {a / w:.1f} {q.unit}", f"perkg{q.value:g}")
         return ("unsupported", f"{q.text} cannot be derived from released values and weight", f"perkg{q.value:g}")
 
-    def _released_sibling_stating(self, tc: TurnContext, f, q: Quantity, text: str):
+    def _released_sibling_stating(self, tc: TurnContext, f: Fact, q: Quantity, text: str) -> Fact | None:
         """A released fact other than ``f`` whose value ``q`` states, when its name shares at least two content
         words with ``f``'s ("synovial fluid white cell count" beside "white blood cell count") and the sentence
         names what sets it apart ("synovial", or "aspirate" for a fluid), else None. Without that cue the
