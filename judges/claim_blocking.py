@@ -295,9 +295,11 @@ _OWN_EARLIER_BEFORE = re.compile(
 # round 56: a value to reach, not one measured: "aim for a blood pressure below 130/80", "transfuse to Hgb >7",
 # "aiming for a urine output above 0.5 mL/kg/h", "target SpO2 of 94"
 _TARGET_VERB = r"\b(?:aim(?:s|ing)?|target(?:s|ing)?|keep(?:ing)?|maintain(?:ing)?)\b"
+# the words that bound a value ("below 130/80", "at least 0.5", "<185/110"); \u2265 and \u2264 are >= and <=
+_BOUND_WORD = r"below|above|under|over|at\s+least|less\s+than|more\s+than"
 _TARGET_BEFORE = re.compile(
     rf"(?:{_TARGET_VERB}|\btransfuse\s+to\b)[^.;:]{{0,40}}?"
-    r"(?:\b(?:below|above|under|over|at\s+least|less\s+than|more\s+than|greater\s+than|of)\s+|[<>≥≤]\s*)$",
+    rf"(?:\b(?:{_BOUND_WORD}|greater\s+than|of)\s+|[<>\u2265\u2264]\s*)$",
     re.I,
 )
 
@@ -310,7 +312,7 @@ _LEAD_AFTER = re.compile(r"^\s*-?\s*leads?\b", re.I)
 # below 150/100", "fluid-load to SBP >90", "BP goal <180/105", "weight loss goal 7%")
 _TARGET_MORE_BEFORE = re.compile(
     r"(?:\btitrat\w*|\bto\s+(?:bring|get|lower|reduce|drop)|\bfluid[\s-]?load\w*\s+to|\bgoals?)\b[^.;:]{0,40}?"
-    r"(?:\b(?:below|above|under|over|at\s+least|less\s+than|more\s+than)\s+|[<>\u2265\u2264]\s*)$|"
+    rf"(?:\b(?:{_BOUND_WORD})\s+|[<>\u2265\u2264]\s*)$|"
     r"\b(?:goals?|targets?)\s*:?\s*$",
     re.I,
 )
@@ -337,16 +339,20 @@ _INTERVAL_PLAN_AFTER = re.compile(
 )
 _TYPE_BEFORE = re.compile(r"\btype\s+$", re.I)
 # the measure named right before its bound ("BP goal <180/105", "the BP below 150/100", "BP <185/110 pre-lysis")
+# (the boluses of "boluses to keep SBP above 90", round 56, are found this way too)
 _BOUND_AFTER_NAME = re.compile(
-    r"^\s*(?:(?:goal|target)\s*:?\s*)?(?:(?:of|is|was)\s+)?(?:(?:above|below|over|under|at\s+least|less\s+than|"
-    r"more\s+than)\s+|[<>\u2265\u2264]\s*)(\d{1,3}(?:\.\d+)?(?:\s*/\s*\d{2,3})?)"
+    rf"^\s*(?:(?:goal|target)\s*:?\s*)?(?:(?:of|is|was)\s+)?(?:(?:{_BOUND_WORD})\s+|[<>\u2265\u2264]\s*)"
+    r"(\d{1,3}(?:\.\d+)?(?:\s*/\s*\d{2,3})?)",
+    re.I,
 )
 
 
 def _bound_not_value(text: str, pos: int, end: int) -> bool:
-    """Whether the number at ``pos:end`` is a target to reach or a threshold, not a measured value (round 57)."""
+    """Whether the number at ``pos:end`` is a target to reach (rounds 56 and 57) or a threshold (round 57), not a
+    measured value."""
+    before = text[max(0, pos - 60) : pos]
     return bool(
-        _TARGET_MORE_BEFORE.search(text[max(0, pos - 60) : pos]) or _THRESHOLD_BEFORE.search(text[max(0, pos - 60) : pos])
+        _TARGET_BEFORE.search(before) or _TARGET_MORE_BEFORE.search(before) or _THRESHOLD_BEFORE.search(before)
         or _OR_MORE_AFTER.match(text[end : end + 25]) or _LYSIS_AFTER.match(text[end : end + 25])
     )
 
@@ -402,9 +408,6 @@ _READOUT_BEFORE = re.compile(
     r"(?<![\w.])\d+(?:\.\d+)?\s+only\s+$",
     re.I,
 )
-# "boluses to keep SBP above 90": the measure named between a target verb and its bound
-_TARGET_LEAD = re.compile(rf"{_TARGET_VERB}(?:\s+(?:for\s+)?(?:an?|the|his|her)?)?\s*$", re.I)
-_TARGET_BOUND_AFTER = re.compile(r"^\s*(?:above|below|over|under|at\s+least|[<>≥≤])\s*\d", re.I)
 # "No vit D/Ca/thiazide/Li": a slash list of drugs after "no" (round 56); "Ca" there is calcium tablets
 _SLASH_LIST = re.compile(r"\bno\s+((?:[\w .-]{1,20}/)+[\w .-]{1,20})", re.I)
 _DRUG_WORD = re.compile(
@@ -439,19 +442,16 @@ def _blocked(
         return "a dosing or sampling interval ('q48h', 'q6h')"
     if numeric and re.fullmatch(r"\d+", text[pos:end]) and _FREQUENCY_AFTER.match(text[end : end + 12]):
         return "a monitoring or dosing frequency ('FVC 6-hourly')"
-    if numeric and _TARGET_BEFORE.search(text[max(0, pos - 60) : pos]):
-        return "a treatment target ('aim for a blood pressure below 130/80', 'transfuse to Hgb >7')"
     if numeric and (_LEAD_RANGE_BEFORE.search(text[max(0, pos - 8) : pos]) or _LEAD_AFTER.match(text[end : end + 10])):
         return "an ECG lead name ('V2-4', '12-lead'), not a value"
     if numeric and _TYPE_BEFORE.search(text[max(0, pos - 8) : pos]):
         return "a type label ('type 2 rise', 'type 4 RTA'), not a value"
     if numeric and _bound_not_value(text, pos, end):
-        return "a target or threshold ('titrating to below 130/80', 'an HbA1c of 48 or more'), not a measured value"
+        return "a target or threshold ('transfuse to Hgb >7', 'titrating to below 130/80', 'an HbA1c of 48 or more')"
     if not numeric:
         b = _BOUND_AFTER_NAME.match(text[end : end + 40])
-        n0, n1 = (end + b.start(1), end + b.end(1)) if b else (0, 0)
-        if b and (_bound_not_value(text, n0, n1) or _TARGET_BEFORE.search(text[max(0, n0 - 60) : n0])):
-            return "the measure of a target or threshold ('BP goal <180/105', 'to get the BP below 150/100')"
+        if b and _bound_not_value(text, end + b.start(1), end + b.end(1)):
+            return "the measure of a target or threshold ('keep SBP above 90', 'BP goal <180/105')"
     if numeric and (
         _CHANGE_BY_BEFORE.search(text[max(0, pos - 50) : pos]) or _LIMIT_BEFORE.search(text[max(0, pos - 40) : pos])
         or _INTERVAL_PLAN_AFTER.match(text[end : end + 30])
@@ -466,8 +466,6 @@ def _blocked(
         return "a diagnosis or its activity set aside ('not a lupus flare', 'this is not autoimmune hemolysis')"
     if not numeric and (_UNTIL_BEFORE.search(text[max(0, pos - 50) : pos]) or _MEANS_AFTER.match(text[end : end + 40])):
         return "a test awaited or planned ('until the histology is back', 'CT head to exclude bleeding'), not a result"
-    if not numeric and _TARGET_LEAD.search(text[max(0, pos - 40) : pos]) and _TARGET_BOUND_AFTER.match(text[end : end + 20]):
-        return "the measure of a treatment target ('boluses to keep SBP above 90')"
     if numeric and _ORDER_LINE.search(text) and (
         _DOSE_UNIT_AFTER.match(re.sub(r"^[\d.,\s–-]+", "", text[pos:end]) + text[end : end + 20])
         or _DRUG_STRENGTH_BEFORE.search(text[max(0, pos - 15) : pos])

@@ -78,9 +78,13 @@ def follow_invented_values(claims: list[Claim], retractions: list[Retraction]) -
                 renamed[c.key] = head.key
                 c.rule += f"; the invented value {c.span.text!r} follows its track {head.key}"
                 c.key, c.item = head.key, head.item
-    if renamed:
-        for r in retractions:
-            r.keys = list(dict.fromkeys(renamed.get(k, k) for k in r.keys))
+    _follow_withdrawals(retractions, renamed)
+
+
+def _follow_withdrawals(retractions: list[Retraction], renamed: dict[str, str]) -> None:
+    """A withdrawal of a renamed key withdraws the track it now follows."""
+    for r in retractions:
+        r.keys = list(dict.fromkeys(renamed.get(k, k) for k in r.keys))
 
 
 # Words that name where or how a finding was seen, or hedge it, rather than what was found: two inventions
@@ -121,27 +125,24 @@ def follow_invented_findings(claims: list[Claim], retractions: list[Retraction])
     first_turn: dict[str, int] = {}
     for c in factual:
         first_turn.setdefault(c.key, c.turn)
+    words = {c.id: _finding_words(c) for c in factual}
     renamed: dict[str, str] = {}
     for c in factual:
         if c.key in renamed or first_turn[c.key] < c.turn:
             continue  # already followed, or a repeat of its own earlier track
-        words = _finding_words(c)
         for e in factual:
             if e.turn >= c.turn:
                 break
             key = renamed.get(e.key, e.key)
             if (
                 key != c.key and key.rsplit(":", 1)[-1] == c.key.rsplit(":", 1)[-1]
-                and (c.item.startswith("term:") or e.item.startswith("term:")) and words & _finding_words(e)
+                and (c.item.startswith("term:") or e.item.startswith("term:")) and words[c.id] & words[e.id]
             ):
                 renamed[c.key] = key
                 break
-    if not renamed:
-        return
     for c in claims:
         if c.key in renamed:
             head = renamed[c.key]
             c.rule += f"; the invented finding {c.span.text!r} follows its track {head}"
             c.key = head
-    for r in retractions:
-        r.keys = list(dict.fromkeys(renamed.get(k, k) for k in r.keys))
+    _follow_withdrawals(retractions, renamed)

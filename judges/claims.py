@@ -467,8 +467,6 @@ _CHANGE_BEFORE = re.compile(
 _NAME_WORD = re.compile(r"[a-z]{3,}")
 _GENERIC_NAME_WORDS = frozenset({"count", "level", "test", "result", "ratio", "the", "and", "serum", "plasma"})
 _FLUID_CUES = frozenset({"aspirate", "aspirated", "aspiration", "tap", "effusion", "joint"})
-_PAIR_FIRST_BEFORE = re.compile(r"(?<![\w./])\d{2,3}\s*/\s*$")
-_PAIR_SECOND_AFTER = re.compile(r"^\s*/\s*\d{2,3}(?![\w/])")
 _PRESSURE_PAIR = re.compile(r"(?<![\w./])(\d{2,3})\s*/\s*\d{2,3}(?![\w/])")
 _DOWN_WORDS = frozenset(
     {"drop", "dropped", "fall", "fallen", "fell", "reduction", "reduced", "decrease", "decreased", "lower", "down",
@@ -1333,10 +1331,8 @@ class ClaimExtractor:
             return None
         # a pressure pair ("below 130/80", "the 185/110 lysis threshold") is read as one value, from where it
         # starts to where it ends, for either of its numbers (round 57)
-        pair = _PAIR_FIRST_BEFORE.search(text[max(0, q.start - 8) : q.start])
-        at = q.start - len(pair.group(0)) if pair else q.start
-        second = _PAIR_SECOND_AFTER.match(text[q.end : q.end + 8])
-        pair_end = q.end + (second.end() if second else 0)
+        pair = next((m for m in _PRESSURE_PAIR.finditer(text) if m.start() <= q.start < m.end()), None)
+        at, pair_end = (pair.start(), max(q.end, pair.end())) if pair else (q.start, q.end)
         why = _blocked(text, at, pair_end, True, numeric=True) or _hedged_reading(text, q, qs)
         if why is not None:
             return None
