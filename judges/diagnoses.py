@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -33,6 +34,7 @@ from medgym.judges.textrules import (
     POSSIBLE_DX_RX,
     PROBABLE_DX_RX,
     QUESTION_RX,
+    RELATIVE_CONDITION_BEFORE_RX,
     Segment,
     clause_bounds,
 )
@@ -54,7 +56,9 @@ _EXCLUDED_BEFORE = re.compile(
 _EXCLUDED_BEFORE_STRICT = re.compile(
     r"(?:\b(?:not|rather\s+than|instead\s+of|against|rules\s+out|ruled\s+out|excludes|no\s+evidence\s+of|"
     r"no\s+longer|away\s+from|unlikely\s+to\s+be|argues?\s+against|arguing\s+against|dismiss(?:ed|ing)?)\b\s*"
-    r"(?:[\w\-]+\s+){0,3})$"
+    # round 58: not across a coordinator that opens the next clause ("metastatic disease is effectively ruled
+    # out and hypophysitis remains the most likely diagnosis")
+    r"(?!(?:and|but|so|while|whereas)\b)(?:[\w\-]+\s+){0,3})$"
     r"|(?:\bno\s+(?:\w+\s+){0,1})$"
     r"|\bwithout\s+(?:any\s+)?(?:(?:evidence|signs?)\s+of\s+)?$"
     # a negated belief: "so I don't think this is hyperparathyroidism", "I doubt it's X", "not convinced this is X"
@@ -264,6 +268,7 @@ _DX_TRIM = re.compile(
     re.I,
 )
 SEMANTIC_DX_THRESHOLD = 0.70
+SEMANTIC_DX_NEAR, SEMANTIC_DX_MARGIN = 0.60, 0.10
 _HISTORY_BEFORE = re.compile(
     r"\b(?:history\s+of|known|previous(?:ly)?|prior|diagnosed\s+with|has\s+had|have\s+had|had|treated\s+for|"
     r"on\s+treatment\s+for|background\s+of)\s+(?:\w+\s+){0,2}$",
@@ -380,6 +385,12 @@ def reworded_forms(name: str) -> set[str]:
                 out |= {rx.sub(a, v) for a in alts}
     for v in list(out):
         out |= _reworded(v)
+    # round 58: a reworded form takes the written equivalents too ("isolated iron deficiency anaemia" ->
+    # "iron deficiency anaemia" -> "IDA": "Still IDA")
+    for rx, alts in _name_synonyms():
+        for v in list(out):
+            if rx.search(v):
+                out |= {rx.sub(a, v) for a in alts}
     out.discard(name.strip())
     return out
 
@@ -666,12 +677,56 @@ def _unhedged(text: str, hedge: re.Match[str] | None) -> bool:
 
 
 _OTHER_SUBJECT_AFTER = re.compile(
-    r"^\s*,?\s*(\b(?:and|but|while|whereas|so)\s+(?:an?|the|his|her)\s+[^,;.()]{3,60}?\b(?:is|was)\b)", re.I
+    r"^\s*,?\s*(\b(?:and|but|while|whereas|so)\s+(?:(?:an?|the|his|her)\s+)?[^,;.()]{3,60}?\b(?:is|was)\b)", re.I
 )
 
 
-def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_dx: int = 1) -> str:
+# round 58: what may stand between two diagnosis names that share one stance ("rules out GBS and myelitis",
+# "X, Y or Z are unlikely"); anything more is a predicate of the first name
+_LIST_GAP = re.compile(r"[\s,/*_]*(?:(?:and|or)\s+)?(?:(?:an?|the)\s+)?", re.I)
+_COORDINATOR = re.compile(r"\b(?:and|but|while|whereas|so)\b|\s[-\u2013\u2014]\s", re.I)
+# "Falciparum malaria — dengue now unlikely", "Imp: latent TB infection — active disease unlikely": a dash
+# opening a clause with its own subject; "X — unlikely" still refers back
+_DASH_NEW_SUBJECT = re.compile(
+    r"\s+[-\u2013\u2014]\s+(?!(?:now\s+|much\s+|far\s+|very\s+)?(?:unlikely|less\s+likely|excluded|ruled\s+out|"
+    r"not|no|improbable)\b)[A-Za-z]",
+    re.I,
+)
+# "That fits hypophysitis and makes metastatic disease unlikely": the verb's object takes the cue after it
+_CAUSATIVE_AFTER = re.compile(r"\s*,?\s*\b(?:and|but|so)\s+(?:makes?|made|leaves|left|renders?|puts?)\b", re.I)
+
+
+def _stance_reach(text: str, start: int, end: int, others: Sequence[tuple[int, int]]) -> tuple[int, int]:
+    """How far back and forward a stance cue can belong to the name at ``start:end``.
+
+    A neighbouring diagnosis name that has its own predicate before a coordinator takes the cues on its
+    side of that coordinator: "a UTI is now unlikely to be the explanation and diabetic kidney disease
+    remains the working diagnosis", "TTP is now my working diagnosis and ITP is effectively excluded",
+    "which makes TTP the most likely diagnosis and ITP unlikely". Names joined as a list share the cue."""
+    lo, hi = 0, len(text)
+    prev = max((e2 for s2, e2 in others if e2 <= start), default=None)
+    if prev is not None and not _LIST_GAP.fullmatch(text[prev:start]):
+        cuts = list(_COORDINATOR.finditer(text, prev, start))
+        if cuts:
+            lo = cuts[-1].end()
+    nxt = min((s2 for s2, e2 in others if s2 >= end), default=None)
+    if nxt is not None and not _LIST_GAP.fullmatch(text[end:nxt]):
+        cut = _COORDINATOR.search(text, end, nxt)
+        if cut:
+            hi = cut.start()
+    causative = _CAUSATIVE_AFTER.match(text, end) or _DASH_NEW_SUBJECT.match(text, end)
+    if causative:
+        hi = min(hi, causative.start() + 1)
+    return lo, hi
+
+
+def _stance(
+    text: str, start: int, end: int, seg: Segment, final_line: bool, n_dx: int = 1,
+    others: Sequence[tuple[int, int]] = (),
+) -> str:
     c0, c1 = clause_bounds(text, start)
+    lo, hi = _stance_reach(text, start, end, others)
+    c0 = max(c0, lo)
     before_clause = text[c0:start]
     before_sent = text[max(0, start - 80) : start]
     after_clause = text[end:c1] if c1 > end else text[end : end + 60]
@@ -692,6 +747,7 @@ def _stance(text: str, start: int, end: int, seg: Segment, final_line: bool, n_d
         other = _OTHER_SUBJECT_AFTER.match(after_clause)
         if other:
             after_clause = after_clause[: other.start(1)]
+    after_clause = after_clause[: max(0, hi - end)]
     after = text[end : end + 60]
     if _RULE_OUT_BEFORE.search(before_sent) and not re.search(r"\b(?:rules|ruled)\s+out\b", before_sent[-40:], re.I):
         return "possible"
@@ -810,6 +866,8 @@ def reply_diagnoses(
                 r"(?:undiagnosed|unrecognised|unrecognized|new)\b", text[s:e], re.I
             ):
                 continue  # a claim about the past history, handled as a factual claim
+            if RELATIVE_CONDITION_BEFORE_RX.search(text[max(0, s - 50) : s]):
+                continue  # round 58: a relative's condition ("Grandmother w/ pulm TB") is family history
             if _REPORTED_BEFORE.search(text[max(0, s - 60) : s]):
                 continue  # what a letter or report says, not the agent's own hypothesis
             if _TEST_AFTER.match(text[e : e + 20]):
@@ -818,7 +876,8 @@ def reply_diagnoses(
                 continue  # "an IUD does not protect against ectopic implantation": risk talk, not a stance
             for name, _kind in hits:
                 is_final = final_line and not seen_final
-                stance = _stance(text, s, e, seg, is_final, n_dx)
+                others = [(s2, e2) for s2, e2, _h in dx_hits if (s2, e2) != (s, e)]
+                stance = _stance(text, s, e, seg, is_final, n_dx, others)
                 if is_final and stance != "excluded":
                     seen_final = True
                 if stance == "definitive" and not is_final and HEDGE_DX_DOWNGRADE_RX.search(text[s:e]):
@@ -985,12 +1044,12 @@ def _other_diagnosis(
     name = _DX_TRIM.sub("", raw).strip(" ,:-")
     if len(name) < 3 or _NOT_A_DX_NAME.match(name) or _CASE_SUMMARY.match(name):
         return None
-    matched = _semantic_dx(name, know) if semantic else None
+    matched = _semantic_dx(name, know, final_line) if semantic else None
     full = raw.strip(" .,:;-*_")
     if matched is None and semantic and full != name and len(full.split()) <= 14:
         # the trimmed head ("breakthrough seizures") can miss a case diagnosis that the whole phrase
         # names ("breakthrough seizures from the combined pill lowering her lamotrigine")
-        matched = _semantic_dx(full, know)
+        matched = _semantic_dx(full, know, final_line)
     if matched is None and not seg.heading and not (
         len(full.split()) <= 8 and _DX_SHAPED.search(" ".join(full.split()[-2:]))
     ):
@@ -1136,7 +1195,7 @@ def expand_dx_abbreviations(phrase: str) -> str:
     return rx.sub(lambda m: str(table[m.group(0)]), phrase)
 
 
-def _semantic_dx(name: str, know: CaseKnowledge) -> str | None:
+def _semantic_dx(name: str, know: CaseKnowledge, named_line: bool = False) -> str | None:
     from medgym.text.embeddings import embed
 
     # a trailing aside ("(ACEi + NSAID cutting renal clearance)") is the reasoning, not the name
@@ -1147,6 +1206,13 @@ def _semantic_dx(name: str, know: CaseKnowledge) -> str | None:
     sims = vecs @ q
     j = int(np.argmax(sims))
     if sims[j] >= SEMANTIC_DX_THRESHOLD:
+        return labels[j][0]
+    # round 58: a long phrase on a "Final diagnosis" line ("Breakthrough generalised seizures in juvenile
+    # myoclonic epilepsy due to ethinylestradiol-induced reduction in lamotrigine levels") scores lower against
+    # every name; it still names the one case diagnosis it is clearly closest to. Elsewhere the looser reading
+    # matched "haemolysed" to pseudohyperkalaemia and case summaries ("Young, tall, thin smoker ...") to the gold
+    runner_up = max((float(x) for (d, _n), x in zip(labels, sims, strict=True) if d != labels[j][0]), default=0.0)
+    if named_line and sims[j] >= SEMANTIC_DX_NEAR and sims[j] - runner_up >= SEMANTIC_DX_MARGIN:
         return labels[j][0]
     return _contained_dx(name, labels)
 
@@ -1167,14 +1233,24 @@ def _contained_dx(name: str, labels: list[tuple[str, str]]) -> str | None:
 
 def _leading(turn: int, mentions: list[DiagnosisMention], reply: str, boosted: set[int]) -> WorkingDiagnosis:
     # a later explicit exclusion of the same diagnosis in the reply overrides earlier support
-    final_excluded = {m.name for m in mentions if m.stance == "excluded"}
+    # round 58: "this fits euDKA rather than classic DKA", "chronic lithium toxicity remains my working
+    # diagnosis ... not a feature of lithium toxicity": a shorter form of a name the reply holds, excluded,
+    # is another entity (or a general statement), not a withdrawal of the name
+    held_forms = {(m.name, m.span.text.lower()) for m in mentions if m.stance != "excluded"}
+    narrower = {
+        id(m) for m in mentions
+        if m.stance == "excluded" and any(
+            n == m.name and m.span.text.lower() in t and m.span.text.lower() != t for n, t in held_forms
+        )
+    }
+    final_excluded = {m.name for m in mentions if m.stance == "excluded" and id(m) not in narrower}
     supported_after: dict[str, int] = {}
     for i, m in enumerate(mentions):
         if m.stance != "excluded":
             supported_after[m.name] = i
     last_excl: dict[str, int] = {}
     for i, m in enumerate(mentions):
-        if m.stance == "excluded":
+        if m.stance == "excluded" and id(m) not in narrower:
             last_excl[m.name] = i
     live = [
         m
