@@ -187,7 +187,7 @@ __all__ = [
 ]
 
 _TEST_CATEGORIES = {FactCategory.lab, FactCategory.imaging}
-# Narrower than textrules.RELATIVE_CONDITION_BEFORE_RX on purpose: "grandmother w/ pulm TB" is the patient's TB
+# Narrower than diagnoses._RELATIVE_CONDITION_BEFORE on purpose: "grandmother w/ pulm TB" is the patient's TB
 # contact (a case fact the labels claim), though not a diagnosis the agent proposes
 _FAMILY_OF = re.compile(
     r"\b(?:family\s+history\s+of|(?:mother|father|brother|sister|parents?|siblings?|relatives?)\s+(?:has|have|had|with))"

@@ -34,7 +34,7 @@ from medgym.judges.textrules import (
     POSSIBLE_DX_RX,
     PROBABLE_DX_RX,
     QUESTION_RX,
-    RELATIVE_CONDITION_BEFORE_RX,
+    RELATIVES,
     Segment,
     clause_bounds,
 )
@@ -274,6 +274,16 @@ _HISTORY_BEFORE = re.compile(
     r"on\s+treatment\s+for|background\s+of)\s+(?:\w+\s+){0,2}$",
     re.I,
 )
+# round 58: "Grandmother w/ pulm TB", "mother had breast cancer", "family history of type 2 diabetes": the
+# condition named next is the relative's, not a hypothesis about the patient; "mom has seen him eat paint chips" is
+# the patient's history. (The claim layer's _FAMILY_OF is narrower on purpose: the labels claim "grandmother w/ pulm
+# TB" as the patient's TB contact.)
+_RELATIVE_CONDITION_BEFORE = re.compile(
+    rf"\b(?:family\s+history\s+of|(?:{'|'.join(RELATIVES)}|relative)s?(?:'s)?\s+(?:w/|with|has|have|had|"
+    r"died\s+(?:of|from)|diagnosed\s+with))\s+(?!(?:seen|noticed|heard|said|reported|told|observed|watched|been)\b)"
+    r"(?:[\w\-]+\s+){0,3}$",
+    re.I,
+)
 # "her migraines", "his asthma": a condition owned by the patient is past history when it is not the
 # case's gold diagnosis (the agent asserts the patient has it, it does not propose it).
 _POSSESSIVE_HISTORY = re.compile(r"\b(?:her|his|the\s+patient's|their)\s+(?:known\s+|usual\s+|longstanding\s+)?$", re.I)
@@ -378,20 +388,23 @@ def _name_synonyms() -> list[tuple[re.Pattern[str], list[str]]]:
 
 def reworded_forms(name: str) -> set[str]:
     """Reworded surface forms of one diagnosis name (see the comment above); empty when none."""
-    out = {name.strip()}
-    for rx, alts in _name_synonyms():
-        for v in list(out):
-            if rx.search(v):
-                out |= {rx.sub(a, v) for a in alts}
+    out = _with_equivalents({name.strip()})
     for v in list(out):
         out |= _reworded(v)
     # round 58: a reworded form takes the written equivalents too ("isolated iron deficiency anaemia" ->
     # "iron deficiency anaemia" -> "IDA": "Still IDA")
+    out = _with_equivalents(out)
+    out.discard(name.strip())
+    return out
+
+
+def _with_equivalents(forms: set[str]) -> set[str]:
+    """``forms`` plus every form with its word groups replaced by their written equivalents (all combinations)."""
+    out = set(forms)
     for rx, alts in _name_synonyms():
         for v in list(out):
             if rx.search(v):
                 out |= {rx.sub(a, v) for a in alts}
-    out.discard(name.strip())
     return out
 
 
@@ -866,7 +879,7 @@ def reply_diagnoses(
                 r"(?:undiagnosed|unrecognised|unrecognized|new)\b", text[s:e], re.I
             ):
                 continue  # a claim about the past history, handled as a factual claim
-            if RELATIVE_CONDITION_BEFORE_RX.search(text[max(0, s - 50) : s]):
+            if _RELATIVE_CONDITION_BEFORE.search(text[max(0, s - 50) : s]):
                 continue  # round 58: a relative's condition ("Grandmother w/ pulm TB") is family history
             if _REPORTED_BEFORE.search(text[max(0, s - 60) : s]):
                 continue  # what a letter or report says, not the agent's own hypothesis
@@ -874,9 +887,9 @@ def reply_diagnoses(
                 continue  # a test named after the disease ("viral hepatitis screen")
             if _NOT_A_STANCE_BEFORE.search(text[max(0, s - 50) : s]):
                 continue  # "an IUD does not protect against ectopic implantation": risk talk, not a stance
+            others = [(s2, e2) for s2, e2, _h in dx_hits if (s2, e2) != (s, e)]
             for name, _kind in hits:
                 is_final = final_line and not seen_final
-                others = [(s2, e2) for s2, e2, _h in dx_hits if (s2, e2) != (s, e)]
                 stance = _stance(text, s, e, seg, is_final, n_dx, others)
                 if is_final and stance != "excluded":
                     seen_final = True
@@ -1211,9 +1224,10 @@ def _semantic_dx(name: str, know: CaseKnowledge, named_line: bool = False) -> st
     # myoclonic epilepsy due to ethinylestradiol-induced reduction in lamotrigine levels") scores lower against
     # every name; it still names the one case diagnosis it is clearly closest to. Elsewhere the looser reading
     # matched "haemolysed" to pseudohyperkalaemia and case summaries ("Young, tall, thin smoker ...") to the gold
-    runner_up = max((float(x) for (d, _n), x in zip(labels, sims, strict=True) if d != labels[j][0]), default=0.0)
-    if named_line and sims[j] >= SEMANTIC_DX_NEAR and sims[j] - runner_up >= SEMANTIC_DX_MARGIN:
-        return labels[j][0]
+    if named_line and sims[j] >= SEMANTIC_DX_NEAR:
+        runner_up = max((float(x) for (d, _n), x in zip(labels, sims, strict=True) if d != labels[j][0]), default=0.0)
+        if sims[j] - runner_up >= SEMANTIC_DX_MARGIN:
+            return labels[j][0]
     return _contained_dx(name, labels)
 
 

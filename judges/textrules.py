@@ -86,21 +86,13 @@ REQUEST_LEADIN_RX = re.compile(
 
 # Blood relatives, as family-history statements and replies name them ("his father's MI", "Father T2DM").
 # One list for the judge: family-history fact mentions (context), the relative's age as a detail of
-# the history (claims) and "a mother who needed dialysis" not being a plan (claim_blocking).
+# the history (claims), "a mother who needed dialysis" not being a plan (claim_blocking) and a relative's
+# condition not being a hypothesis (diagnoses).
 RELATIVES = (
     "father", "mother", "brother", "sister", "aunt", "uncle", "grandfather", "grandmother", "son", "daughter",
     "sibling", "parent", "cousin", "dad", "mum", "mom",
 )
 RELATIVE_RX = re.compile(rf"\b(?:{'|'.join(RELATIVES)})s?\b", re.I)
-# "family history of type 2 diabetes", "Grandmother w/ pulm TB", "mother had breast cancer": the condition
-# named next is the relative's (family history), neither a claim about the patient nor a hypothesis
-RELATIVE_CONDITION_BEFORE_RX = re.compile(
-    rf"\b(?:family\s+history\s+of|(?:{'|'.join(RELATIVES)}|relative)s?(?:'s)?\s+(?:w/|with|has|have|had|"
-    # not what the relative saw or said ("mom has seen him eat paint chips"): that is the patient's history
-    r"died\s+(?:of|from)|diagnosed\s+with))\s+(?!(?:seen|noticed|heard|said|reported|told|observed|watched|been)\b)"
-    r"(?:[\w\-]+\s+){0,3}$",
-    re.I,
-)
 
 # A heading line that is itself a request ("### Please arrange", "**What I need now**", "To order"):
 # like a lead-in, its list items are questions and the list ends at the first non-bullet line.
