@@ -96,6 +96,24 @@ _LOOKS_LIKE_BEFORE = re.compile(
     r"like\s+(?:an?\s+|the\s+)?(?:\*\*)?$",
     re.I,
 )
+# round 59: "the primary problem is still RLL CAP", "PE remains the main concern", "the inferior STEMI with RV
+# infarction remains the main diagnosis": the name called the main problem is the one held, over a name the
+# same reply also entertains ("Likely a small PE secondary to the pneumonia")
+_MAIN_PROBLEM_BEFORE = re.compile(
+    r"\b(?:the|my|our)\s+(?:main|primary|principal|chief|major)\s+(?:diagnosis|concern|problem|issue)\s+"
+    r"(?:is|remains)\s+(?:still\s+)?(?:an?\s+|the\s+)?(?:[\w\-]+\s+){0,2}$",
+    re.I,
+)
+_MAIN_PROBLEM_AFTER = re.compile(
+    r"^\s*(?:is|remains)\s+(?:still\s+)?(?:the|my|our)\s+(?:main|primary|principal|chief|major)\s+"
+    r"(?:diagnosis|concern|problem|issue)\b",
+    re.I,
+)
+# round 59: "he has a concurrent acute pancreatitis ... but that does not change the priority": a name introduced as
+# coexisting is a second problem beside the one held, not a revision
+_COEXISTING_BEFORE = re.compile(
+    r"\b(?:concurrent|coexisting|co-existing|concomitant|incidental|superimposed)\s+(?:[\w\-]+\s+){0,1}$", re.I
+)
 _RULE_OUT_BEFORE = re.compile(r"\b(?:rule\s+out|to\s+exclude|exclude|excluding\s+need)\s+(?:\w+\s+){0,3}$", re.I)
 _DEFINITIVE_AFTER = re.compile(
     r"^[^.;]{0,30}?\b(?:is\s+confirmed|confirmed|(?:is|remains)\s+(?:the|our|my)\s+(?:final\s+)?diagnosis|is\s+certain|"
@@ -895,6 +913,13 @@ def reply_diagnoses(
                     seen_final = True
                 if stance == "definitive" and not is_final and HEDGE_DX_DOWNGRADE_RX.search(text[s:e]):
                     stance = "probable"  # "Hyperkalaemia, probably drug-induced", "(most likely duodenal)"
+                if stance == "definitive" and not is_final and _COEXISTING_BEFORE.search(text[max(0, s - 40) : s]):
+                    stance = "probable"  # round 59: "a concurrent acute pancreatitis" beside the main diagnosis
+                main = stance in ("possible", "probable") and not is_final and (
+                    _MAIN_PROBLEM_BEFORE.search(text[max(0, s - 60) : s]) or _MAIN_PROBLEM_AFTER.match(text[e : e + 50])
+                )
+                if main:
+                    stance = "probable"  # round 59: boosted below, as an explicit lead cue
                 other = _other_cause(text, s, e, name, know) if stance != "excluded" else None
                 if other is not None and _cause_is_case_dx(other, know):
                     continue  # "central adrenal insufficiency from hypophysitis": the named cause is what is held
@@ -905,7 +930,7 @@ def reply_diagnoses(
                     span=Span(turn=turn, text=text[s:e], start=seg.start + s, end=seg.start + e),
                 )
                 if stance == "probable" and (
-                    _LEAD_CUE.search(text[max(0, s - 60) : s]) or _LEAD_CUE.search(text[e : e + 50])
+                    main or _LEAD_CUE.search(text[max(0, s - 60) : s]) or _LEAD_CUE.search(text[e : e + 50])
                 ):
                     boosted.add(id(m))
                 seg_mentions.append(m)

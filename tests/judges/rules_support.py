@@ -31,6 +31,12 @@ def judge_replies(case_id: str, condition: str, replies: list[str], seed: int = 
     return get_judge("reference", raise_errors=True).judge(play(case_id, condition, replies, seed))
 
 
+def lead_of(case_id: str, reply: str, condition: str = "baseline") -> tuple[str | None, str | None]:
+    """(leading diagnosis, its role) the reference judge reads in a one-turn reply."""
+    wd = judge_replies(case_id, condition, [reply]).annotations.working_diagnoses[0]
+    return wd.leading, wd.role
+
+
 def claims_of(case_id: str, replies: list[str], cond: str = "baseline"):
     """The reference judge's claims on ``replies`` played through (case, condition, seed 0)."""
     return judge_replies(case_id, cond, replies).annotations.claims

@@ -28,7 +28,7 @@ already read right by meaning).
 from __future__ import annotations
 
 import pytest
-from rules_support import claims_of, judge_replies
+from rules_support import claims_of, lead_of
 
 TTP = "hema-102-immune-ttp"
 DKD = "neph-103-diabetic-kidney-disease"
@@ -45,10 +45,7 @@ LTG = "neur-103-lamotrigine-contraceptive"
 PTX = "pulm-101-primary-spontaneous-pneumothorax"
 
 
-def _lead(case: str, reply: str, condition: str = "baseline"):
-    """(leading diagnosis, its role) of a one-turn reply."""
-    wd = judge_replies(case, condition, [reply]).annotations.working_diagnoses[0]
-    return wd.leading, wd.role
+_lead = lead_of
 
 
 # ---- a stance cue belongs to the nearest name on its side of a coordinator
