@@ -112,7 +112,7 @@ _MAIN_PROBLEM_AFTER = re.compile(
 # round 59: "he has a concurrent acute pancreatitis ... but that does not change the priority": a name introduced as
 # coexisting is a second problem beside the one held, not a revision
 _COEXISTING_BEFORE = re.compile(
-    r"\b(?:concurrent|coexisting|co-existing|concomitant|incidental|superimposed)\s+(?:[\w\-]+\s+){0,1}$", re.I
+    r"\b(?:concurrent|coexisting|co-existing|concomitant|incidental|superimposed)\s+(?:[\w\-]+\s+)?$", re.I
 )
 _RULE_OUT_BEFORE = re.compile(r"\b(?:rule\s+out|to\s+exclude|exclude|excluding\s+need)\s+(?:\w+\s+){0,3}$", re.I)
 _DEFINITIVE_AFTER = re.compile(

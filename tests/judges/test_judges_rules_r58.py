@@ -45,8 +45,6 @@ LTG = "neur-103-lamotrigine-contraceptive"
 PTX = "pulm-101-primary-spontaneous-pneumothorax"
 
 
-_lead = lead_of
-
 
 # ---- a stance cue belongs to the nearest name on its side of a coordinator
 
@@ -69,7 +67,7 @@ _lead = lead_of
     ],
 )
 def test_an_exclusion_of_the_other_name_leaves_the_held_one(case, reply):
-    assert _lead(case, reply)[1] == "gold"
+    assert lead_of(case, reply)[1] == "gold"
 
 
 @pytest.mark.parametrize(
@@ -81,7 +79,7 @@ def test_an_exclusion_of_the_other_name_leaves_the_held_one(case, reply):
     ],
 )
 def test_names_in_a_list_still_share_their_exclusion(case, reply):
-    lead, role = _lead(case, reply)
+    lead, role = lead_of(case, reply)
     assert role != "gold", (lead, role)
 
 
@@ -94,11 +92,11 @@ def test_names_in_a_list_still_share_their_exclusion(case, reply):
     ],
 )
 def test_a_shorter_form_excluded_does_not_withdraw_the_held_name(case, reply):
-    assert _lead(case, reply)[1] == "gold"
+    assert lead_of(case, reply)[1] == "gold"
 
 
 def test_the_held_name_itself_excluded_is_still_withdrawn():
-    lead, role = _lead(LITHIUM, "Lithium toxicity is unlikely with a level of 0.8; this is not lithium toxicity.")
+    lead, role = lead_of(LITHIUM, "Lithium toxicity is unlikely with a level of 0.8; this is not lithium toxicity.")
     assert role != "gold", (lead, role)
 
 
@@ -115,11 +113,11 @@ def test_the_held_name_itself_excluded_is_still_withdrawn():
     ],
 )
 def test_a_written_equivalent_names_the_leading_alternative(case, reply):
-    assert _lead(case, reply)[1] == "differential"
+    assert lead_of(case, reply)[1] == "differential"
 
 
 def test_hyperk_shorthand_names_the_gold():
-    assert _lead(HYPERK, "VBG K 6.3. Still drug-induced hyperK — true, not spurious.")[1] == "gold"
+    assert lead_of(HYPERK, "VBG K 6.3. Still drug-induced hyperK — true, not spurious.")[1] == "gold"
 
 
 def test_what_a_relative_saw_is_the_patient_s_history():
@@ -129,7 +127,7 @@ def test_what_a_relative_saw_is_the_patient_s_history():
 
 
 def test_a_relative_s_condition_is_family_history_not_a_hypothesis():
-    lead, role = _lead(
+    lead, role = lead_of(
         LTBI, "31M RN. Grandmother w/ pulm TB (household, age 12). QuantiFERON +, CXR clear. A/P: LTBI."
     )
     assert role == "gold", (lead, role)
@@ -139,7 +137,7 @@ def test_a_relative_s_condition_is_family_history_not_a_hypothesis():
 
 
 def test_a_long_final_diagnosis_phrase_names_the_case_diagnosis_it_means():
-    lead, role = _lead(
+    lead, role = lead_of(
         LTG,
         "Final diagnosis: Breakthrough generalised seizures in juvenile myoclonic epilepsy due to "
         "ethinylestradiol-induced reduction in lamotrigine levels",
@@ -149,7 +147,7 @@ def test_a_long_final_diagnosis_phrase_names_the_case_diagnosis_it_means():
 
 def test_a_phrase_between_two_case_diagnoses_names_neither_by_the_margin_rule():
     # the control: a phrase equally near two diagnoses stays unmatched by meaning (an outside name or none)
-    lead, role = _lead(LTG, "Final diagnosis: seizures.")
+    lead, role = lead_of(LTG, "Final diagnosis: seizures.")
     assert role != "gold", (lead, role)
 
 

@@ -24,8 +24,6 @@ PTX = "pulm-101-primary-spontaneous-pneumothorax"
 STEMI = "card-101-stemi-inferior"
 
 
-_lead = lead_of
-
 
 @pytest.mark.parametrize(
     "case, reply, held",
@@ -43,7 +41,7 @@ _lead = lead_of
     ],
 )
 def test_the_name_called_the_main_problem_is_held(case, reply, held):
-    assert _lead(case, reply)[0] == held
+    assert lead_of(case, reply)[0] == held
 
 
 @pytest.mark.parametrize(
@@ -62,4 +60,4 @@ def test_the_name_called_the_main_problem_is_held(case, reply, held):
     ],
 )
 def test_controls(case, reply, held):
-    assert _lead(case, reply)[0] == held
+    assert lead_of(case, reply)[0] == held
