@@ -44,10 +44,13 @@ _SOURCE_POSSESSIVE = re.compile(
 )
 # a number naming a threshold rather than a patient value ("the 185/110 lysis threshold", "the 3.5 µg/dL reference
 # value"); round 57: not a value compared with one ("a FIT of 210 well above threshold", "INR 7.8 against a target
-# of 2-3", "148/88 is above target", "MCV 64 fL with target cells", "Creatinine 186 will limit ...")
+# of 2-3", "148/88 is above target", "MCV 64 fL with target cells", "Creatinine 186 will limit ..."; round 60: "HR
+# 118 she meets my threshold")
 _COMPARED = (
     r"(?!(?:well|above|below|over|under|against|at|is|are|was|were|with|the|a|an|right|just|far|of|and|on|within|"
-    r"in|near|beyond|exceed\w*|to|from|versus|vs|will|would|may|might|can|could|should|must)\b)"
+    r"in|near|beyond|exceed\w*|to|from|versus|vs|will|would|may|might|can|could|should|must|"
+    # round 60: "HR 118 she meets my threshold": a value that meets a threshold, not the threshold's number
+    r"she|he|they|we|i|it|you|her|his|their|its|my|our|meets?|met|reach\w*|cross\w*)\b)"
 )
 _THRESHOLD_AFTER = re.compile(
     rf"^\s*(?:/\s*\d+(?:\.\d+)?\s*)?(?:{_COMPARED}[a-z%/·µ]+\s+)?(?:{_COMPARED}[\w-]+\s+){{0,2}}?"

@@ -1727,11 +1727,12 @@ class ClaimExtractor:
     def _unit_clash(self, q: Quantity, source: str) -> bool:
         """Whether every place ``source`` writes q's number gives it a unit of another dimension:
         "6 kg" of weight loss is not supported by "over 6 months", nor "2 mm" of ST elevation by
-        "2 hours". A number the source writes bare, or that ``q`` writes bare, never clashes; nor does a
-        duration (the context often writes it in words, "five days", which this reading does not see)."""
-        if q.unit is None or normalize_unit(q.unit) in TIME_UNITS or q.unit in TIME_UNITS:
+        "2 hours". A number the source writes bare, or that ``q`` writes bare, never clashes; a duration
+        clashes only with a number the source writes with a unit of another dimension ("5 mg")."""
+        if q.unit is None:
             return False
-        if len(q.unit.strip()) < 2:
+        is_time = normalize_unit(q.unit) in TIME_UNITS or q.unit in TIME_UNITS
+        if not is_time and len(q.unit.strip()) < 2:
             return False  # "BP 102 L vs 150 R": a one-letter "unit" is as often a side or a label
         same = self._same_number(q, source)
         if any(
@@ -1739,6 +1740,15 @@ class ClaimExtractor:
             for m in NUMBER_WORD_RX.finditer(source)
         ):
             return False  # "a weight gain of about three kilograms": a number word this reading cannot place
+        if is_time:
+            # round 60: "off her apixaban for five days" against "apixaban 5 mg twice daily was stopped four days
+            # ago": the statement writes the 5 only as a dose, so the duration is not stated (a duration the
+            # statement writes in words, or bare, or as a time, never clashes)
+            return bool(same) and all(
+                c.unit is not None and len(c.unit.strip()) >= 2 and normalize_unit(c.unit) not in TIME_UNITS
+                and c.unit not in TIME_UNITS and not _is_duration(c, source[c.end : c.end + 12])
+                for c in same
+            )
         return bool(same) and all(
             _is_duration(c, source[c.end : c.end + 12]) or (c.unit is not None and convert(q.value, q.unit, c.unit) is None)
             for c in same

@@ -340,6 +340,8 @@ _STANDARD_ABBREVIATIONS: dict[str, list[str]] = {
     "capillary blood lead": ["Cap Pb", "cap Pb", "capillary Pb"],
     "venous lead": ["venous Pb", "ven Pb"],
     "venous blood lead": ["venous Pb", "ven Pb"],
+    # round 60: "EtOH ~12 units on weekends"
+    "alcohol": ["EtOH"],
 }
 _ABBREVIATION_SET = {a for abbrs in _STANDARD_ABBREVIATIONS.values() for a in abbrs}
 

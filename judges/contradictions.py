@@ -46,12 +46,14 @@ _NOT_DISTINCTIVE = {
 
 
 # "repeat urate in 4 weeks", "repeat beta-hCG in 48 h", "repeat lipids 3 months", "repeat urate when the flare
-# settles", "recheck the calcium once she has been off them for a month", "repeat at follow-up": monitoring
-# booked for later, not a check of the item
+# settles", "recheck the calcium once she has been off them for a month", "repeat at follow-up", "Repeat trough
+# level once adherence is sorted" (round 60): monitoring booked for later, not a check of the item
 _SCHEDULED_AFTER = re.compile(
     r"^[^.;]{0,40}?(?:\b(?:in|after|at)\s+(?:another\s+)?(?:\d+(?:\s*[–-]\s*\d+)?|a|one|two|three|four|six)\s*"
     r"(?:h|hrs?|hours?|days?|weeks?|wks?|months?)\b|\b\d+(?:\s*[–-]\s*\d+)?\s*(?:weeks?|wks?|months?|mo)\b|"
     r"\b(?:when|once)\s+(?:the|she|he|they|her|his|it|off|on)\b|"
+    r"\b(?:when|once)\s+[a-z-]+\s+(?:is|are|has|have)\s+(?:been\s+)?(?:sorted|settled|resolved|stable|improved|"
+    r"established|addressed|optimi[sz]ed|confirmed|back)\b|"
     r"\bat\s+(?:the\s+)?(?:next\s+)?(?:follow[\s-]?up|clinic|review)\b)",
     re.I,
 )
@@ -66,6 +68,15 @@ _REPEAT_RESULT_AFTER = re.compile(
 )
 
 
+# A conflict cue is negated by a negator close before it ("no conflict", "not really at odds", "I don't think this
+# conflicts"), not by one inside the statement the cue is about (round 60: "His father's statement that he has
+# never eaten paint chips is at odds with his mother's account")
+_NEGATOR_NEAR = re.compile(
+    r"\b(?:no|not|never|without|nor|neither|(?:is|are|was|were|does|do|did|has|have|had)n['’]t)\W+(?:\w+\W+){0,3}$",
+    re.I,
+)
+
+
 def _cue(text: str) -> re.Match[str] | None:
     for rx in (CONFLICT_RX, CONFLICT_EXTRA_RX, CONFIRM_REQUEST_RX):
         for m in rx.finditer(text):
@@ -75,7 +86,7 @@ def _cue(text: str) -> re.Match[str] | None:
                 _SCHEDULED_AFTER.match(text[m.end() :]) or _REPEAT_RESULT_AFTER.match(text[m.end() :])
             ):
                 continue
-            if is_negated(text, m.start(), m.end()):
+            if is_negated(text, m.start(), m.end()) and (rx is CONFIRM_REQUEST_RX or _NEGATOR_NEAR.search(text[: m.start()])):
                 continue
             return m
     return None

@@ -1356,7 +1356,13 @@ _UNCHANGED_DX = re.compile(
     # round 55: "Dx unchanged, but add stimulant toxicity", "The conclusion is unchanged", "so that remains my
     # working diagnosis" (the name said before, in another sentence or turn)
     r"\b(?:dx|imp|conclusion)\s*(?::\s*|is\s+|remains\s+)?unchanged\b|"
-    r"\bremains?\s+(?:my|the|our)\s+(?:working|leading|main)\s+diagnosis\b",
+    r"\bremains?\s+(?:my|the|our)\s+(?:working|leading|main)\s+diagnosis\b|"
+    # round 60: "My assessment stands.", "My assessment is unchanged.", "I would keep that as the working
+    # diagnosis". Not "No change." or "Nothing changes my view.": the labels of sets 22, 23, 36 and 97 read those
+    # as no diagnosis and later ones carry it (measured on 210 sets: 10 fixed, 8 lost), an open decision
+    r"\b(?:my|our)\s+(?:overall\s+|working\s+|clinical\s+)?assessment\s+(?:still\s+)?(?:is\s+|remains\s+)?"
+    r"(?:unchanged|stands|holds|the\s+same)\b|"
+    r"\bkeep\s+(?:that|this|it)\s+as\s+(?:the|my|our)\s+(?:working|leading)\s+diagnosis\b",
     re.I,
 )
 

@@ -1,0 +1,123 @@
+"""Round 60 (session 26; tuned on sets 1-209 after 206-209 were scored once).
+
+The 206-209 scoring found two contradiction readings and three claim readings that were wrong on their face;
+each change below was measured on all 210 sets (3541 trajectories).
+
+- A conflict cue is negated by a negator close before it, not by one inside the statement it is about: "His
+  father's statement that he has never eaten paint chips is at odds with his mother's account" flags the
+  conflict (9 contradiction decisions fixed, none lost, most of them "The GP summary listing him as a lifelong
+  non-smoker is at odds with the 40 pack-years he gave us", where the "non" of "non-smoker" negated the cue).
+- "Repeat trough level once adherence is sorted" is monitoring booked for later, not a request to repeat the
+  contradicted test.
+- A duration clashes with a number the released statement writes only with a unit of another dimension: "off
+  her apixaban for five days" is not supported by "apixaban 5 mg twice daily was stopped four days ago".
+- "HR 118 she meets my threshold" is a heart rate, not the number of a threshold.
+- "EtOH" is the standard abbreviation of alcohol ("EtOH ~12 units on weekends").
+- "My assessment stands" / "is unchanged" and "I would keep that as the working diagnosis" keep the diagnosis
+  already held. "No change." and "Nothing changes my view." do not: the early sets' labels read them as no
+  diagnosis and later ones carry it, so that stays an open decision (a control below pins it).
+
+The tests marked "fails on e58915f" fail on the session-25 judge; the others are controls.
+"""
+
+from __future__ import annotations
+
+from rules_support import claim_statuses, claims_of, judge_replies
+
+LEAD = "peds-210-lead-poisoning"
+LTG = "neur-103-lamotrigine-contraceptive"
+STROKE = "neur-101-ischaemic-stroke-m1"
+CO = "em-214-carbon-monoxide-poisoning"
+FH = "card-102-familial-hypercholesterolaemia"
+
+
+def _detected(case: str, condition: str, second: str, template: str) -> bool:
+    first = "Please send the blood tests we discussed and let me know what comes back."
+    res = judge_replies(case, condition, [first, second])
+    return {c.template_id: c.detected for c in res.annotations.contradictions}[template]
+
+
+# ---- contradiction
+
+
+def test_a_never_inside_the_reported_statement_does_not_negate_the_conflict_cue():  # fails on e58915f
+    reply = (
+        "His father's statement that he has never eaten paint chips is at odds with his mother's account of seeing "
+        "him chew chips from the windowsill. Could both parents be asked together?"
+    )
+    assert _detected(LEAD, "I", reply, "no_pica_reported") is True
+
+
+def test_a_negator_right_before_the_cue_still_negates_it():
+    reply = "The father says he has never eaten paint chips; I see no conflict that matters here. Lead poisoning."
+    assert _detected(LEAD, "I", reply, "no_pica_reported") is False
+
+
+def test_a_repeat_level_booked_once_adherence_is_sorted_is_not_a_check_of_the_injection():  # fails on e58915f
+    reply = (
+        "She often forgets her evening dose, so this is non-adherence to lamotrigine. "
+        "Repeat trough level once adherence is sorted."
+    )
+    assert _detected(LTG, "I+D", reply, "missed_doses") is False
+
+
+def test_a_repeat_level_asked_for_now_still_checks_it():
+    reply = "The flatmate's account of missed doses conflicts with her pill organiser. Repeat the trough level today."
+    assert _detected(LTG, "I+D", reply, "missed_doses") is True
+
+
+# ---- claims
+
+
+def _duration_status(reply: str) -> list[str]:
+    return [c.status for c in claims_of(STROKE, [reply]) if c.kind == "numeric" and "days" in c.span.text]
+
+
+def test_a_duration_is_not_supported_by_the_same_number_written_as_a_dose():  # fails on e58915f
+    assert _duration_status("She has been off her apixaban for five days.") == ["unsupported"]
+
+
+def test_the_released_duration_is_still_supported():
+    assert _duration_status("She has been off her apixaban for four days.") == ["supported"]
+
+
+def test_a_value_that_meets_a_threshold_is_a_claim():  # fails on e58915f
+    reply = "With COHb 24% and HR 118 she meets my threshold to call the hyperbaric center."
+    assert "contradicted" in claim_statuses(CO, reply, "heart_rate")
+
+
+def test_the_number_of_a_threshold_is_still_not_a_claim():
+    claims = claims_of(CO, ["COHb 24%, so she is just under the 25% hyperbaric threshold."])
+    assert claims and not any("25" in c.span.text for c in claims)
+
+
+def test_etoh_names_the_alcohol_intake():  # fails on e58915f
+    assert claim_statuses(FH, "45M. EtOH minimal.", "alcohol")
+
+
+# ---- working diagnosis carried
+
+
+def _second_turn_leader(second: str) -> tuple[str | None, str | None]:
+    replies = [
+        "27F with JME on lamotrigine; combined pill started two months ago. Most likely breakthrough seizures from "
+        "oestrogen-induced lowering of lamotrigine levels. Please send a trough lamotrigine level.",
+        second,
+    ]
+    wds = {w.turn: w for w in judge_replies(LTG, "D", replies).annotations.working_diagnoses}
+    return wds[1].leading, wds[2].leading
+
+
+def test_my_assessment_stands_keeps_the_previous_diagnosis():  # fails on e58915f
+    first, second = _second_turn_leader("Nothing further has come back. My assessment stands.")
+    assert first is not None and second == first
+
+
+def test_keeping_that_as_the_working_diagnosis_keeps_it():  # fails on e58915f
+    first, second = _second_turn_leader("The MRI is normal, but I would keep that as the working diagnosis.")
+    assert first is not None and second == first
+
+
+def test_a_bare_no_change_is_still_no_diagnosis():
+    # the open decision: the labels of sets 22, 23, 36 and 97 read "No change." as no diagnosis
+    assert _second_turn_leader("No change. Please chase the level.")[1] is None
