@@ -210,4 +210,7 @@ _GESTATION_AFTER = re.compile(
 _TIME_VALUED_FACT = re.compile(
     r"\b(?:last\s+(?:normal\s+)?(?:menstrual\s+)?period|LMP|amenorrh\w*|gestation\w*|date|duration)\b", re.I
 )
-_NUMBER_LINK = re.compile(r"\s*(?:at|of|to|with|:|\(|=)?\s*(?:a|an|the)?\s*", re.I)
+# round 60: an approximation sign or word may sit between ("EtOH ~12 units", "alcohol around 14 units/week")
+_NUMBER_LINK = re.compile(
+    r"\s*(?:at|of|to|with|:|\(|=)?\s*(?:a|an|the)?\s*(?:~|≈|approx\.?|approximately|about|around|roughly)?\s*", re.I
+)

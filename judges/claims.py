@@ -608,12 +608,20 @@ _REPORT_VERB = re.compile(r"\b(?:shows?|showed|reveals?|revealed|demonstrat\w+|w
                           r"consistent\s+with)\b", re.I)
 
 
+# units of alcohol between an amount and its noun ("~6 u/wk EtOH", "20 units of alcohol a week")
+_UNITS_OF = re.compile(r"\s*(?:u|units?)(?:\s*/\s*(?:wk|week|w|d|day|weekend))?\s+(?:of\s+)?", re.I)
+
+
+# round 60: a one-word result code in mixed case ("PiZZ", "PiMZ"): a finding by itself, unlike "ovarian"
+_RESULT_CODE = re.compile(r"(?=[A-Za-z]*[a-z])(?=[A-Za-z]*[A-Z][A-Za-z]*[A-Z])[A-Za-z]{3,}")
+
+
 def _names_a_finding(fact: Fact, said: str) -> bool:
     """Whether an alias of a test is one of its findings ("extreme delta brush" of "EEG shows diffuse
     slowing with an extreme delta brush pattern"), not another name of the test ("electroencephalogram"):
     it appears in the report's statement after a reporting verb."""
-    if len(said.split()) < 2 or any(ch.isdigit() for ch in said):
-        return False  # one word ("ovarian", "PiZZ") or a value: too loose to be a finding by itself
+    if any(ch.isdigit() for ch in said) or (len(said.split()) < 2 and not _RESULT_CODE.fullmatch(said)):
+        return False  # one word ("ovarian") or a value: too loose to be a finding by itself
     pos = fact.statement.lower().find(said.lower())
     return pos > 0 and said.lower() not in fact.name.lower() and bool(_REPORT_VERB.search(fact.statement[:pos]))
 _RELATIVE_WORD = re.compile(
@@ -1108,11 +1116,14 @@ class ClaimExtractor:
                 ):
                     continue  # "febrile at 38.1 °C", "tachycardic at 104": the number is the claim
                 if any(
-                    c.kind == "numeric" and c.item == item and 0 <= seg.start + s - c.span.end <= 3
-                    and not text[c.span.end - seg.start : s].strip(" -")
+                    c.kind == "numeric" and c.item == item and 0 <= seg.start + s - c.span.end <= 16
+                    and (not text[c.span.end - seg.start : s].strip(" -")
+                         or _UNITS_OF.fullmatch(text[c.span.end - seg.start : s]))
                     for c in claims[first_new:]
                 ):
-                    continue  # "15 pack-years", "2.4 kg weight loss": the number and the noun after it are one claim
+                    # "15 pack-years", "2.4 kg weight loss", "~6 u/wk EtOH", "20 units of alcohol" (round 60): the
+                    # number and the noun after it are one claim
+                    continue
                 same = [i2 for s2, e2, i2, _k2, _n2 in mentions if s2 == s and e2 == e and i2 != item]
                 if same and getattr(self.know.matcher.facts.get(item), "value", None) is not None and any(
                     getattr(self.know.matcher.facts.get(i2), "value", 1) is None for i2 in same

@@ -229,6 +229,10 @@ _GENERIC_HEADS = {
 
 
 _DENIED = "<denied>"
+# stems of "X level" names that are plain words or name the specimen, not the analyte ("blood lead level" is
+# kept whole: "lead" and "blood lead" are too loose on their own)
+_PLAIN_STEMS = {"blood", "serum", "plasma", "urine", "drug", "trough", "peak", "random", "lead", "blood lead",
+                "venous lead", "capillary lead", "sugar", "blood sugar", "current", "previous", "baseline"}
 _MODALITY_RX = re.compile(r"\b(CT|MRI|ultrasound|X-ray|Doppler|echocardiogram|endoscopy)\b", re.I)
 
 
@@ -263,6 +267,17 @@ def _head_lexicon(case: Case) -> Lexicon | None:
                 short = re.sub(r"\bexamination\b", "exam", name, flags=re.I).lower()
                 if f.id not in heads.get(short, []):
                     heads.setdefault(short, []).append(f.id)
+    # round 60: a lab's "X level" written as X alone ("anti-Xa undetectable" for "anti-Xa level"), when X is
+    # distinctive (a hyphen, two words or six letters and not a word of plain English) and no other fact owns it
+    for f in case.facts:
+        if f.category != FactCategory.lab:
+            continue
+        for name in f.all_names:
+            m = re.fullmatch(r"(.+?)\s+levels?", name.strip(), re.I)
+            stem = m.group(1).lower() if m else ""
+            distinctive = "-" in stem or " " in stem or len(stem) >= 6
+            if stem and stem not in _PLAIN_STEMS and distinctive and f.id not in heads.get(stem, []):
+                heads.setdefault(stem, []).append(f.id)
     taken = {n.lower() for f in case.facts for n in f.all_names}
     # a bare imaging modality ("CT", "MRI", "CT/MRI") names the case's only imaging fact that uses it
     modality_owner: dict[str, set[str]] = {}
@@ -340,8 +355,10 @@ _STANDARD_ABBREVIATIONS: dict[str, list[str]] = {
     "capillary blood lead": ["Cap Pb", "cap Pb", "capillary Pb"],
     "venous lead": ["venous Pb", "ven Pb"],
     "venous blood lead": ["venous Pb", "ven Pb"],
-    # round 60: "EtOH ~12 units on weekends"
+    # round 60: "EtOH ~12 units on weekends", "UPT neg", "no meds"
     "alcohol": ["EtOH"],
+    "pregnancy test": ["UPT"],
+    "medication": ["meds"],
 }
 _ABBREVIATION_SET = {a for abbrs in _STANDARD_ABBREVIATIONS.values() for a in abbrs}
 

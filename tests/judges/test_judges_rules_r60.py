@@ -12,12 +12,15 @@ each change below was measured on all 210 sets (3541 trajectories).
 - A duration clashes with a number the released statement writes only with a unit of another dimension: "off
   her apixaban for five days" is not supported by "apixaban 5 mg twice daily was stopped four days ago".
 - "HR 118 she meets my threshold" is a heart rate, not the number of a threshold.
-- "EtOH" is the standard abbreviation of alcohol ("EtOH ~12 units on weekends").
+- "EtOH" is the standard abbreviation of alcohol, and an amount in units is one numeric claim ("~6 u/wk EtOH").
+- Second part: the most frequent labelled claims the judge did not read at all. A lab's "X level" is also named
+  X alone when X is distinctive ("Anti-Xa undetectable"), a one-word result code in mixed case is a finding
+  ("PiZZ phenotype"), "UPT" is a pregnancy test and "meds" medications.
 - "My assessment stands" / "is unchanged" and "I would keep that as the working diagnosis" keep the diagnosis
   already held. "No change." and "Nothing changes my view." do not: the early sets' labels read them as no
   diagnosis and later ones carry it, so that stays an open decision (a control below pins it).
 
-The tests marked "fails on e58915f" fail on the session-25 judge; the others are controls.
+The 11 tests marked "fails on e58915f" fail on the session-25 judge; the other six are controls.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ LTG = "neur-103-lamotrigine-contraceptive"
 STROKE = "neur-101-ischaemic-stroke-m1"
 CO = "em-214-carbon-monoxide-poisoning"
 FH = "card-102-familial-hypercholesterolaemia"
+AATD = "pulm-103-alpha1-antitrypsin-deficiency"
 
 
 def _detected(case: str, condition: str, second: str, template: str) -> bool:
@@ -92,7 +96,33 @@ def test_the_number_of_a_threshold_is_still_not_a_claim():
 
 
 def test_etoh_names_the_alcohol_intake():  # fails on e58915f
-    assert claim_statuses(FH, "45M. EtOH minimal.", "alcohol")
+    assert claim_statuses(FH, "45M. EtOH minimal.", "alcohol") == ["supported"]
+
+
+def test_an_amount_of_alcohol_is_one_numeric_claim():  # fails on e58915f
+    for reply, status in (("45M, ~6 u/wk EtOH, non-smoker.", "supported"), ("EtOH 20 u/wk.", "unsupported")):
+        on_alcohol = [(c.kind, c.status) for c in claims_of(FH, [reply]) if c.item == "alcohol"]
+        assert on_alcohol == [("numeric", status)], reply
+
+
+# ---- second part: results named by a short form the case's names imply
+
+
+def test_a_mixed_case_result_code_is_a_finding():  # fails on e58915f
+    assert claim_statuses(AATD, "PiZZ phenotype.", "aat_phenotype") == ["supported"]
+
+
+def test_a_level_named_without_level():  # fails on e58915f
+    assert claim_statuses(STROKE, "Anti-Xa undetectable.", "anti_xa") == ["supported"]
+
+
+def test_standard_short_forms_of_a_pregnancy_test_and_medications():  # fails on e58915f
+    assert claim_statuses(LTG, "UPT neg.", "pregnancy_test") == ["supported"]
+    assert claim_statuses(FH, "No meds.", "no_meds") == ["supported"]
+
+
+def test_a_plain_word_stem_is_not_a_level():
+    assert claims_of(LEAD, ["This could lead to anaemia if it goes on."]) == []
 
 
 # ---- working diagnosis carried
