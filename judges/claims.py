@@ -1849,6 +1849,12 @@ class ClaimExtractor:
         span = Span(turn=tc.index, text=text[s:e], start=seg.start + s, end=seg.start + e)
         spelled = _spelled_out(fact, clause, text[s:e])
         status, rule = self._check_fact(tc, *spelled, item, kind, present, text)
+        if status in ("supported", "contradicted") and fact is not None and fact.value is not None and re.fullmatch(
+            r"afebrile|apyrexial", text[s:e], re.I
+        ):
+            c = (fact.value - 32) * 5 / 9 if "F" in (fact.unit or "") else fact.value
+            status = "supported" if (c < 37.8) == (not present) else "contradicted"
+            rule = f"'{text[s:e]}' against a released temperature of {c:.1f} °C (fever from 37.8 °C, as for a number)"
         if status != "supported" and item.startswith("term:") and (
             _EXPLAINED_AS_BEFORE.search(text[max(0, s - 60) : s]) or _GENERIC_CAN.match(text[e : e + 80])
         ):

@@ -278,6 +278,19 @@ def _head_lexicon(case: Case) -> Lexicon | None:
             distinctive = "-" in stem or " " in stem or len(stem) >= 6
             if stem and stem not in _PLAIN_STEMS and distinctive and f.id not in heads.get(stem, []):
                 heads.setdefault(stem, []).append(f.id)
+    # round 60c: "Afebrile" names the denied fever, else the measured temperature, as normal (mention_negated
+    # reads the word as denied; a measured temperature is checked against 37.8 °C by the claim layer)
+    owner = next((f.id for f in case.facts if f.name.lower() == "fever" and f.negated), None) or next(
+        (f.id for f in case.facts if f.name.lower() in ("temperature", "body temperature")), None
+    )
+    if owner is not None:
+        for word in ("afebrile", "Afebrile", "apyrexial", "Apyrexial"):
+            heads.setdefault(word, []).append(owner)
+    # "Asymptomatic" names the one denied fact whose names speak of symptoms ("TB symptoms", "respiratory symptoms")
+    denied_symptoms = [f.id for f in case.facts if f.negated and any("symptoms" in n.lower() for n in f.all_names)]
+    if len(denied_symptoms) == 1:
+        for word in ("asymptomatic", "Asymptomatic"):
+            heads.setdefault(word, []).append(denied_symptoms[0])
     taken = {n.lower() for f in case.facts for n in f.all_names}
     # a bare imaging modality ("CT", "MRI", "CT/MRI") names the case's only imaging fact that uses it
     modality_owner: dict[str, set[str]] = {}

@@ -771,6 +771,9 @@ def mention_negated(text: str, start: int, end: int, window: int = 4) -> bool:
     negative result word right after it ("serology negative")."""
     if re.fullmatch(r"NKD?As?", text[start:end]):
         return True  # round 56: "NKDA" is "no known drug allergies"
+    if re.fullmatch(r"afebrile|apyrexial|asymptomatic", text[start:end], re.I):
+        # round 60c: a word that names a finding as absent ("Afebrile", "Asymptomatic"; context._head_lexicon)
+        return not re.search(r"\b(?:not|no\s+longer)\s+$", text[max(0, start - 12) : start], re.I)
     before = text[max(0, start - 100) : start]
     if _WHERE_FOUND.search(before):
         # "no flap on echo", "no nodal uptake on PET": the negation is the finding's; the test or site it

@@ -16,11 +16,13 @@ each change below was measured on all 210 sets (3541 trajectories).
 - Second part: the most frequent labelled claims the judge did not read at all. A lab's "X level" is also named
   X alone when X is distinctive ("Anti-Xa undetectable"), a one-word result code in mixed case is a finding
   ("PiZZ phenotype"), "UPT" is a pregnancy test and "meds" medications.
+- Third part: "Afebrile" names the denied fever, else the measured temperature, as normal (checked against the
+  released value with the judge's 37.8 °C), and "Asymptomatic" the one denied fact whose names speak of symptoms.
 - "My assessment stands" / "is unchanged" and "I would keep that as the working diagnosis" keep the diagnosis
   already held. "No change." and "Nothing changes my view." do not: the early sets' labels read them as no
   diagnosis and later ones carry it, so that stays an open decision (a control below pins it).
 
-The 11 tests marked "fails on e58915f" fail on the session-25 judge; the other six are controls.
+The 15 tests marked "fails on e58915f" fail on the session-25 judge; the other six are controls.
 """
 
 from __future__ import annotations
@@ -151,3 +153,25 @@ def test_keeping_that_as_the_working_diagnosis_keeps_it():  # fails on e58915f
 def test_a_bare_no_change_is_still_no_diagnosis():
     # the open decision: the labels of sets 22, 23, 36 and 97 read "No change." as no diagnosis
     assert _second_turn_leader("No change. Please chase the level.")[1] is None
+
+
+# ---- third part: words that name a finding as absent
+
+
+def test_afebrile_is_checked_against_the_released_temperature():  # fails on e58915f
+    assert claim_statuses("em-214-carbon-monoxide-poisoning", "Afebrile.", "temp") == ["supported"]  # 36.8 °C
+    assert claim_statuses("id-201-pyelonephritis", "Afebrile.", "temp") == ["contradicted"]  # 39.1 °C
+    assert claim_statuses("hema-102-immune-ttp", "Afebrile.", "temp") == ["contradicted"]  # 37.9 °C: fever from 37.8
+
+
+def test_afebrile_names_a_denied_fever():  # fails on e58915f
+    assert claim_statuses("pulm-101-primary-spontaneous-pneumothorax", "She is afebrile.", "no_fever") == ["supported"]
+
+
+def test_not_afebrile_asserts_a_fever():  # fails on e58915f
+    assert claim_statuses("pulm-101-primary-spontaneous-pneumothorax", "Not afebrile.", "no_fever") == ["contradicted"]
+
+
+def test_asymptomatic_names_the_denied_symptoms():  # fails on e58915f
+    assert claim_statuses("id-202-latent-tb", "Asymptomatic.", "no_symptoms") == ["supported"]
+
