@@ -608,6 +608,12 @@ _REPORT_VERB = re.compile(r"\b(?:shows?|showed|reveals?|revealed|demonstrat\w+|w
                           r"consistent\s+with)\b", re.I)
 
 
+# a dose or a dosing frequency earlier on the line: a duration after it is the course ordered (round 60d)
+_DOSING_BEFORE = re.compile(
+    r"\b\d+(?:\.\d+)?\s*(?:mg|g|mcg|µg|units?|mg/kg)\b|\b(?:bid|tid|qid|bd|tds|qds|od|daily|nocte|prn|iv|po|im|sc)\b", re.I
+)
+
+
 # units of alcohol between an amount and its noun ("~6 u/wk EtOH", "20 units of alcohol a week")
 _UNITS_OF = re.compile(r"\s*(?:u|units?)(?:\s*/\s*(?:wk|week|w|d|day|weekend))?\s+(?:of\s+)?", re.I)
 
@@ -1117,6 +1123,7 @@ class ClaimExtractor:
                     continue  # "febrile at 38.1 °C", "tachycardic at 104": the number is the claim
                 if any(
                     c.kind == "numeric" and c.item == item and 0 <= seg.start + s - c.span.end <= 16
+                    and normalize_unit(c.unit) not in TIME_UNITS  # "4/7 jaundice": how long, beside the finding
                     and (not text[c.span.end - seg.start : s].strip(" -")
                          or _UNITS_OF.fullmatch(text[c.span.end - seg.start : s]))
                     for c in claims[first_new:]
@@ -1392,6 +1399,10 @@ class ClaimExtractor:
             return None  # "an angiogram within 24 hours", "repeat the level in 1–3 months": the plan's timing
         if seg.section != "evidence" and (item == "number" or item.startswith("term:")) and _plan_quantity(text, q):
             return None  # "IV fluids 1 L over 4 hours", "Running IVF 250 mL/h": the treatment ordered
+        if status == "unsupported" and q.text[:1] in "x×" and (
+            item == "number" or _DOSING_BEFORE.search(re.split(r"[\n;]", text[: q.start])[-1])
+        ):
+            return None  # round 60d: "Nitrofurantoin x5d", "Prednisone 30 mg daily x5d": the course ordered
         key = f"num:{item}:{key_value}"
         return Claim(
             id=f"c{nid}",

@@ -66,6 +66,8 @@ _SPELLED_DURATIONS = [
     (re.compile(r"\bfortnight\b", re.I), 14.0),
     (re.compile(r"\bhalf\s+(?:a\s+)?day\b", re.I), 12.0),
     (re.compile(r"\b(?:a|an|one)\s+(?:day|week|month|year|hour)\b", re.I), 1.0),
+    # round 60d: "over the past year" states the 1 of "LUTS x1y"
+    (re.compile(r"\b(?:past|last|previous)\s+(?:day|week|month|year|hour)\b", re.I), 1.0),
 ]
 
 

@@ -18,11 +18,14 @@ each change below was measured on all 210 sets (3541 trajectories).
   ("PiZZ phenotype"), "UPT" is a pregnancy test and "meds" medications.
 - Third part: "Afebrile" names the denied fever, else the measured temperature, as normal (checked against the
   released value with the judge's 37.8 °C), and "Asymptomatic" the one denied fact whose names speak of symptoms.
+- Fourth part: note shorthand the number reader did not see: "31M" (age and sex; "27F" was read), durations in
+  the British "3/52" and "10/7" and in "x10d", with "over the past year" stating the 1 of "x1y"; a course ordered
+  ("Prednisone 30 mg daily x5d") is not a claim.
 - "My assessment stands" / "is unchanged" and "I would keep that as the working diagnosis" keep the diagnosis
   already held. "No change." and "Nothing changes my view." do not: the early sets' labels read them as no
   diagnosis and later ones carry it, so that stays an open decision (a control below pins it).
 
-The 15 tests marked "fails on e58915f" fail on the session-25 judge; the other six are controls.
+The 18 tests marked "fails on e58915f" fail on the session-25 judge; the other seven are controls.
 """
 
 from __future__ import annotations
@@ -174,4 +177,30 @@ def test_not_afebrile_asserts_a_fever():  # fails on e58915f
 
 def test_asymptomatic_names_the_denied_symptoms():  # fails on e58915f
     assert claim_statuses("id-202-latent-tb", "Asymptomatic.", "no_symptoms") == ["supported"]
+
+
+# ---- fourth part: note shorthand for age, sex and durations
+
+
+def _numbers(case: str, reply: str) -> list[tuple[str, str]]:
+    return [(c.span.text, c.status) for c in claims_of(case, [reply]) if c.kind == "numeric"]
+
+
+def test_age_and_male_sex_in_note_shorthand():  # fails on e58915f
+    assert ("31M", "supported") in _numbers("id-202-latent-tb", "31M nurse, born in the Philippines.")
+
+
+def test_british_and_times_durations():  # fails on e58915f
+    assert ("3/52", "supported") in _numbers(LTG, "27F, 2 GTCS over 3/52.")
+    assert ("3/7", "supported") in _numbers("neph-103-diabetic-kidney-disease", "Dysuria 3/7, now settled.")
+    # "over the past year" states the 1 of "x1y"
+    assert ("x1y", "supported") in _numbers("neph-101-obstructive-aki-retention", "76M, LUTS x1y.")
+
+
+def test_a_course_ordered_is_not_a_claim():
+    assert _numbers("neph-103-diabetic-kidney-disease", "- Prednisone 30 mg daily x5d") == []
+
+
+def test_an_invented_duration_is_still_a_claim():  # fails on e58915f
+    assert ("x9d", "unsupported") in _numbers("neph-103-diabetic-kidney-disease", "Dysuria x9d.")
 

@@ -202,7 +202,34 @@ def find_quantities(text: str) -> list[Quantity]:
             # letter is a temperature unit only for a body temperature ("101F", "38.5C")
             unit = None
         out.append(Quantity(val, unit, m.start(), m.end(), m.group(0).strip(), upper))
+    out.extend(_shorthand_quantities(text, taken + [(q.start, q.end) for q in out]))
     out.sort(key=lambda q: q.start)
+    return out
+
+
+# Note shorthand the unit pattern cannot see: "31M" (age and sex; "27F" is read above), durations in the British
+# "3/52" (weeks) and "10/7" (days) and in "x10d" / "×3 wks" (for ten days, three weeks)
+_AGE_SEX_M = re.compile(r"(?<![\w.,])(\d{1,3})M(?![\w/])")
+_SLASH_DURATION = re.compile(r"(?<![\w./])(\d{1,2})\s*/\s*(7|52)(?![\w/]|\.\d)")
+_TIMES_DURATION = re.compile(
+    r"(?<![\w.])[x×](\d{1,3})\s*(d|days?|wks?|weeks?|h|hrs?|hours?|y|yrs?|years?)(?![\w/])", re.IGNORECASE
+)
+_SHORT_TIME = {"d": "d", "w": "wk", "h": "h", "y": "y"}
+
+
+def _shorthand_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    out = []
+    for m in _AGE_SEX_M.finditer(text):
+        if int(m.group(1)) <= 110 and not any(a <= m.start() < b for a, b in taken):
+            out.append(Quantity(float(m.group(1)), None, m.start(), m.end(), m.group(0)))
+    for m in _SLASH_DURATION.finditer(text):
+        if not any(a <= m.start() < b for a, b in taken):
+            unit = "d" if m.group(2) == "7" else "wk"
+            out.append(Quantity(float(m.group(1)), unit, m.start(), m.end(), m.group(0)))
+    for m in _TIMES_DURATION.finditer(text):
+        if not any(a <= m.start(1) < b for a, b in taken):
+            unit = _SHORT_TIME[m.group(2)[0].lower()]
+            out.append(Quantity(float(m.group(1)), unit, m.start(), m.end(), m.group(0)))
     return out
 
 
