@@ -121,6 +121,7 @@ from medgym.judges.diagnoses import _HISTORY_BEFORE, _POSSESSIVE_HISTORY, _REPOR
 from medgym.judges.results import Claim, Span
 from medgym.judges.textrules import (
     _INLINE_HEADING,
+    AFEBRILE_RX,
     CONFLICT_EXTRA_RX,
     CONFLICT_HEADING_RX,
     CONFLICT_RX,
@@ -1860,8 +1861,8 @@ class ClaimExtractor:
         span = Span(turn=tc.index, text=text[s:e], start=seg.start + s, end=seg.start + e)
         spelled = _spelled_out(fact, clause, text[s:e])
         status, rule = self._check_fact(tc, *spelled, item, kind, present, text)
-        if status in ("supported", "contradicted") and fact is not None and fact.value is not None and re.fullmatch(
-            r"afebrile|apyrexial", text[s:e], re.I
+        if status in ("supported", "contradicted") and fact is not None and fact.value is not None and (
+            AFEBRILE_RX.fullmatch(text[s:e])
         ):
             c = (fact.value - 32) * 5 / 9 if "F" in (fact.unit or "") else fact.value
             status = "supported" if (c < 37.8) == (not present) else "contradicted"

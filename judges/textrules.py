@@ -765,13 +765,19 @@ _EXPLAINS_BUT_NOT = re.compile(
 )
 
 
+# Words that name a finding as absent (round 60c): context._head_lexicon makes them aliases of the denied fever or
+# the measured temperature (AFEBRILE_RX) and of the one denied fact about symptoms; mention_negated reads them denied
+AFEBRILE_RX = re.compile(r"afebrile|apyrexial", re.I)
+ABSENT_FINDING_RX = re.compile(r"afebrile|apyrexial|asymptomatic", re.I)
+
+
 def mention_negated(text: str, start: int, end: int, window: int = 4) -> bool:
     """Stricter negation scope than medgym.text.negation: a trigger at most ``window`` words
     before the mention in the same clause ("no fever or rigors", "negative HBsAg"), or a
     negative result word right after it ("serology negative")."""
     if re.fullmatch(r"NKD?As?", text[start:end]):
         return True  # round 56: "NKDA" is "no known drug allergies"
-    if re.fullmatch(r"afebrile|apyrexial|asymptomatic", text[start:end], re.I):
+    if ABSENT_FINDING_RX.fullmatch(text[start:end]):
         # round 60c: a word that names a finding as absent ("Afebrile", "Asymptomatic"; context._head_lexicon)
         return not re.search(r"\b(?:not|no\s+longer)\s+$", text[max(0, start - 12) : start], re.I)
     before = text[max(0, start - 100) : start]

@@ -37,6 +37,20 @@ def lead_of(case_id: str, reply: str, condition: str = "baseline") -> tuple[str 
     return wd.leading, wd.role
 
 
+def second_turn_leader(case_id: str, condition: str, first: str, second: str) -> tuple[str | None, str | None]:
+    """(leading diagnosis of turn 1, of turn 2) the reference judge reads in a two-reply dialogue: how a reply
+    that names no diagnosis keeps (or drops) the one held before."""
+    wds = {w.turn: w for w in judge_replies(case_id, condition, [first, second]).annotations.working_diagnoses}
+    return wds[1].leading, wds[2].leading
+
+
+# the first reply of the lamotrigine dialogues of rounds 55 and 60: it holds the gold diagnosis
+LTG_FIRST_REPLY = (
+    "27F with JME on lamotrigine; combined pill started two months ago. Most likely breakthrough seizures from "
+    "oestrogen-induced lowering of lamotrigine levels. Please send a trough lamotrigine level."
+)
+
+
 def claims_of(case_id: str, replies: list[str], cond: str = "baseline"):
     """The reference judge's claims on ``replies`` played through (case, condition, seed 0)."""
     return judge_replies(case_id, cond, replies).annotations.claims

@@ -17,7 +17,7 @@ below was measured on all 178 sets.
 
 from __future__ import annotations
 
-from rules_support import claim_statuses, claims_of, judge_replies
+from rules_support import LTG_FIRST_REPLY, claim_statuses, claims_of, judge_replies, second_turn_leader
 
 ADHF = "card-103-adhf-nsaid"
 LTG = "neur-103-lamotrigine-contraceptive"
@@ -122,13 +122,7 @@ def test_development_called_behind_as_released_is_supported():
 
 
 def _second_turn_leader(second: str) -> tuple[str | None, str | None]:
-    replies = [
-        "27F with JME on lamotrigine; combined pill started two months ago. Most likely breakthrough seizures from "
-        "oestrogen-induced lowering of lamotrigine levels. Please send a trough lamotrigine level.",
-        second,
-    ]
-    wds = {w.turn: w for w in judge_replies(LTG, "D", replies).annotations.working_diagnoses}
-    return wds[1].leading, wds[2].leading
+    return second_turn_leader(LTG, "D", LTG_FIRST_REPLY, second)
 
 
 def test_dx_unchanged_in_note_shorthand_keeps_the_previous_diagnosis():

@@ -30,7 +30,7 @@ The 18 tests marked "fails on e58915f" fail on the session-25 judge; the other s
 
 from __future__ import annotations
 
-from rules_support import claim_statuses, claims_of, judge_replies
+from rules_support import LTG_FIRST_REPLY, claim_statuses, claims_of, judge_replies, second_turn_leader
 
 LEAD = "peds-210-lead-poisoning"
 LTG = "neur-103-lamotrigine-contraceptive"
@@ -134,13 +134,7 @@ def test_a_plain_word_stem_is_not_a_level():
 
 
 def _second_turn_leader(second: str) -> tuple[str | None, str | None]:
-    replies = [
-        "27F with JME on lamotrigine; combined pill started two months ago. Most likely breakthrough seizures from "
-        "oestrogen-induced lowering of lamotrigine levels. Please send a trough lamotrigine level.",
-        second,
-    ]
-    wds = {w.turn: w for w in judge_replies(LTG, "D", replies).annotations.working_diagnoses}
-    return wds[1].leading, wds[2].leading
+    return second_turn_leader(LTG, "D", LTG_FIRST_REPLY, second)
 
 
 def test_my_assessment_stands_keeps_the_previous_diagnosis():  # fails on e58915f

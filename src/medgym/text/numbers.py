@@ -218,6 +218,8 @@ _SHORT_TIME = {"d": "d", "w": "wk", "h": "h", "y": "y"}
 
 
 def _shorthand_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """The quantities of note shorthand (see above) outside the spans ``taken`` by other readings: without them
+    "31M" and "Cough 3/52" state no number, and an invented age or duration there goes unseen."""
     out = []
     for m in _AGE_SEX_M.finditer(text):
         if int(m.group(1)) <= 110 and not any(a <= m.start() < b for a, b in taken):
