@@ -141,6 +141,22 @@ def _reports_results(label: str, content: str) -> bool:
     return bool(re.search(r"\d|\b(?:positive|negative|normal|nl|neg|pos|raised|elevated|low|high)\b", content, re.I))
 
 
+def _list_reports_results(label: str, text: str, pos: int) -> bool:
+    """Whether the list under a bare "Labs"/"Tests"/"Bloods" heading (from offset ``pos``) reports results rather
+    than listing tests to send: every item does, as ``_reports_results`` reads an inline label's text (round 60e)."""
+    items: list[str] = []
+    for ln in text[pos:].split("\n"):
+        if not ln.strip():
+            if items:
+                break
+            continue
+        bm = _BULLET.match(ln)
+        if not bm:
+            break
+        items.append(ln[bm.end() :])
+    return bool(items) and all(_reports_results(label, it) for it in items)
+
+
 def _bare_heading(line: str) -> str:
     """A line that is only a label ("## Plan", "Requests:", "2. Requests", "1. Impression"): the label, else ""."""
     numbered = _NUMBERED.match(line)
@@ -257,7 +273,7 @@ def segment_reply(text: str) -> list[Segment]:
                 block_heading = heading
         elif line.lstrip().startswith("#") and is_request_leadin(_bare_heading(line) + ":") and _next_is_bullet(
             text, pos
-        ):
+        ) and not _list_reports_results(_bare_heading(line), text, pos):
             # "### Please send before any steroid", "## Before I commit, I need" over a list: a markdown heading
             # worded as a request lead-in, without the colon a sentence would end with (a request heading proper,
             # "## What I need", is taken by the test above whenever no section label matched)
@@ -268,6 +284,8 @@ def segment_reply(text: str) -> list[Segment]:
             not numbered or _next_is_deeper_bullet(text, pos, indent, _marker_kind(line))
         ):
             section = heading_section(label) or section
+            if section == "questions" and _list_reports_results(label, text, pos):
+                section = "body"  # "### Labs" over "- Platelets **14 ×10⁹/L**", "- DAT negative": results
             block_heading = label
             if numbered:
                 # "2. Requests" over "- OGTT" items: the label holds for its own sub-items only, up to the

@@ -21,11 +21,13 @@ each change below was measured on all 210 sets (3541 trajectories).
 - Fourth part: note shorthand the number reader did not see: "31M" (age and sex; "27F" was read), durations in
   the British "3/52" and "10/7" and in "x10d", with "over the past year" stating the 1 of "x1y"; a course ordered
   ("Prednisone 30 mg daily x5d") is not a claim.
+- Fifth part (round 60e, after 210-213 were scored and joined the tuning sets): a bulleted list of results under a
+  "### Labs" heading is not a list of requests.
 - "My assessment stands" / "is unchanged" and "I would keep that as the working diagnosis" keep the diagnosis
   already held. "No change." and "Nothing changes my view." do not: the early sets' labels read them as no
   diagnosis and later ones carry it, so that stays an open decision (a control below pins it).
 
-The 18 tests marked "fails on e58915f" fail on the session-25 judge; the other seven are controls.
+The 19 tests marked "fails on e58915f" fail on the session-25 judge; the other eight are controls.
 """
 
 from __future__ import annotations
@@ -197,4 +199,21 @@ def test_a_course_ordered_is_not_a_claim():
 
 def test_an_invented_duration_is_still_a_claim():  # fails on e58915f
     assert ("x9d", "unsupported") in _numbers("neph-103-diabetic-kidney-disease", "Dysuria x9d.")
+
+
+# ---- fifth part (after the 210-213 scoring): a results list under a "Labs" heading
+
+
+def _asked(reply: str) -> list[str]:
+    return [q.span.text for q in judge_replies("hema-102-immune-ttp", "baseline", [reply]).annotations.questions]
+
+
+def test_a_labs_heading_over_results_is_not_a_request_list():  # fails on e58915f
+    reply = "### Labs\n- Platelets **14 ×10⁹/L**\n- DAT negative\n\n### What I need now\n1. ADAMTS13 activity"
+    assert _asked(reply) == ["ADAMTS13 activity"]
+
+
+def test_a_labs_heading_over_tests_to_send_is_still_one():
+    reply = "### Labs\n- Blood film for schistocytes\n- ADAMTS13 activity"
+    assert len(_asked(reply)) == 2
 
