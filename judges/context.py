@@ -51,8 +51,9 @@ def strip_reference_ranges(text: str) -> str:
 def numbers_in(text: str) -> list[float]:
     """Every number stated in ``text`` (digits and number words), reference ranges excluded."""
     clean = strip_reference_ranges(text)
-    vals = [q.value for q in find_quantities(clean)]
-    vals += [q.upper for q in find_quantities(clean) if q.upper is not None]
+    qs = find_quantities(clean)
+    vals = [q.value for q in qs]
+    vals += [q.upper for q in qs if q.upper is not None]
     vals += [float(NUMBER_WORDS[m.group(1).lower()]) for m in NUMBER_WORD_RX.finditer(clean)]
     vals += [v for rx, v in _SPELLED_DURATIONS if rx.search(clean)]
     return vals

@@ -215,12 +215,16 @@ _TIMES_DURATION = re.compile(
     r"(?<![\w.])[x×](\d{1,3})\s*(d|days?|wks?|weeks?|h|hrs?|hours?|y|yrs?|years?)(?![\w/])", re.IGNORECASE
 )
 _SHORT_TIME = {"d": "d", "w": "wk", "h": "h", "y": "y"}
+# a digit next to what any of the three needs ("4M", "3/52", "/7", "x10"): one cheap scan before three
+_SHORTHAND_HINT = re.compile(r"\dM|/\s*(?:7|52)\b|[x×]\d", re.IGNORECASE)
 
 
 def _shorthand_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     """The quantities of note shorthand (see above) outside the spans ``taken`` by other readings: without them
     "31M" and "Cough 3/52" state no number, and an invented age or duration there goes unseen."""
-    out = []
+    out: list[Quantity] = []
+    if not _SHORTHAND_HINT.search(text):
+        return out  # the common case, checked once: find_quantities runs on every sentence the judge reads
     for m in _AGE_SEX_M.finditer(text):
         if int(m.group(1)) <= 110 and not any(a <= m.start() < b for a, b in taken):
             out.append(Quantity(float(m.group(1)), None, m.start(), m.end(), m.group(0)))
