@@ -20,7 +20,14 @@ import yaml
 
 from medgym.envs.trajectory import Trajectory
 from medgym.errors import DataValidationError
-from medgym.judges.textrules import NUMBER_WORD_RX, NUMBER_WORDS, RELATIVE_RX, RELATIVES
+from medgym.judges.textrules import (
+    AFEBRILE_WORDS,
+    NUMBER_WORD_RX,
+    NUMBER_WORDS,
+    RELATIVE_RX,
+    RELATIVES,
+    SYMPTOM_FREE_WORDS,
+)
 from medgym.knowledge_base.case_schema import Case, ContradictionTemplate, Diagnosis, Fact, FactCategory
 from medgym.text.fact_matcher import FactMatcher, Lexicon, matcher_for
 from medgym.text.numbers import convert, find_quantities, normalize_unit
@@ -287,12 +294,12 @@ def _head_lexicon(case: Case) -> Lexicon | None:
         (f.id for f in case.facts if f.name.lower() in ("temperature", "body temperature")), None
     )
     if owner is not None:
-        for word in ("afebrile", "Afebrile", "apyrexial", "Apyrexial"):
+        for word in AFEBRILE_WORDS:  # the lexicon matches without regard to case
             heads.setdefault(word, []).append(owner)
     # "Asymptomatic" names the one denied fact whose names speak of symptoms ("TB symptoms", "respiratory symptoms")
     denied_symptoms = [f.id for f in case.facts if f.negated and any("symptoms" in n.lower() for n in f.all_names)]
     if len(denied_symptoms) == 1:
-        for word in ("asymptomatic", "Asymptomatic"):
+        for word in SYMPTOM_FREE_WORDS:
             heads.setdefault(word, []).append(denied_symptoms[0])
     taken = {n.lower() for f in case.facts for n in f.all_names}
     # a bare imaging modality ("CT", "MRI", "CT/MRI") names the case's only imaging fact that uses it

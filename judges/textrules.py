@@ -783,10 +783,13 @@ _EXPLAINS_BUT_NOT = re.compile(
 )
 
 
-# Words that name a finding as absent (round 60c): context._head_lexicon makes them aliases of the denied fever or
-# the measured temperature (AFEBRILE_RX) and of the one denied fact about symptoms; mention_negated reads them denied
-AFEBRILE_RX = re.compile(r"afebrile|apyrexial", re.I)
-ABSENT_FINDING_RX = re.compile(r"afebrile|apyrexial|asymptomatic", re.I)
+# Words that name a finding as absent (round 60c): context._head_lexicon makes them aliases (the lexicon ignores
+# case) of the denied fever or the measured temperature (AFEBRILE_RX) and of the one denied fact about symptoms;
+# mention_negated reads them denied
+AFEBRILE_WORDS = ("afebrile", "apyrexial")
+SYMPTOM_FREE_WORDS = ("asymptomatic",)
+AFEBRILE_RX = re.compile("|".join(AFEBRILE_WORDS), re.I)
+ABSENT_FINDING_RX = re.compile("|".join(AFEBRILE_WORDS + SYMPTOM_FREE_WORDS), re.I)
 
 
 def mention_negated(text: str, start: int, end: int, window: int = 4) -> bool:
