@@ -195,6 +195,9 @@ _FAMILY_OF = re.compile(
     r"\s+(?:[\w\-]+\s+){0,3}$",
     re.I,
 )
+# round 61: a reading named as an earlier one ("booking BP normal", "baseline creatinine normal") says nothing of
+# the current value, so its "normal" is not compared with the released value's reference range
+_EARLIER_READING = re.compile(r"\b(?:booking|baseline|pre-?pregnancy|pre-?op(?:erative)?|previous|prior)\s+$", re.I)
 _TERM_AS_ADJECTIVE = re.compile(r"^\s*(?:range|threshold|criteria|cut-?off|levels?|target)\b", re.I)
 
 
@@ -1995,6 +1998,8 @@ class ClaimExtractor:
                     continue
                 return f"says '{a}' where the released {f.name} statement says '{b}'"
         if f.value is not None and f.reference_range is not None:
+            if mention and mention in loc0 and _EARLIER_READING.search(loc0.split(mention)[0][-30:]):
+                return None  # "booking BP normal": an earlier reading, not the current value called normal
             lo, hi = f.reference_range.low, f.reference_range.high
             high = hi is not None and f.value > hi
             low = lo is not None and f.value < lo

@@ -525,8 +525,19 @@ def derived_values(case: Case, released: frozenset[str]) -> dict[str, float]:
         out["anion_gap"] = na.value - cl.value - hco3.value  # type: ignore[operator]
     ast = _find_fact(case, released, "ast", "aspartate aminotransferase")
     if ast and alt:
-        out["ast_alt"] = ast.value / alt.value  # type: ignore[operator]
+        alt_value = alt.value
+        if alt is ast:
+            # one fact for both enzymes ("Aspartate aminotransferase is 286 U/L (ALT 241 U/L)", ALT among its
+            # aliases): the ALT is the number its statement gives after the name, not the AST again (round 61:
+            # an AST/ALT ratio of 1.2 was judged against 1.00)
+            m = _ALT_IN_STATEMENT.search(ast.statement)
+            alt_value = float(m.group(1)) if m else None
+        if alt_value:
+            out["ast_alt"] = ast.value / alt_value  # type: ignore[operator]
     return out
+
+
+_ALT_IN_STATEMENT = re.compile(r"\b(?:ALT|alanine\s+aminotransferase)\s*(?:is\s+|of\s+|:\s*)?(\d+(?:\.\d+)?)", re.I)
 
 
 def fold_of_uln(f: Fact) -> float | None:

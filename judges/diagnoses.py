@@ -1332,7 +1332,8 @@ def _leading(turn: int, mentions: list[DiagnosisMention], reply: str, boosted: s
 # A reply that says its diagnosis is unchanged without naming it holds the previous one
 # ("No change to the diagnosis.", "Diagnosis unchanged.", "so the diagnosis stands").
 _UNCHANGED_DX = re.compile(
-    r"\bno\s+change\s+(?:to|in|of)\s+(?:the|my|our)\s+(?:working\s+|overall\s+)?(?:diagnosis|impression|assessment)|"
+    # round 61: "No change to Dx or plan." (no determiner, the abbreviation)
+    r"\bno\s+change\s+(?:to|in|of)\s+(?:(?:the|my|our)\s+)?(?:working\s+|overall\s+)?(?:diagnosis|impression|assessment|dx)\b|"
     r"\b(?:the|my|our)\s+(?:working\s+|overall\s+)?(?:diagnosis|impression)\s+(?:still\s+)?(?:is\s+|remains\s+)?"
     r"(?:unchanged|stands|holds|the\s+same|as\s+before)\b|"
     r"\b(?:working\s+)?diagnosis\s+(?:is\s+|remains\s+)?unchanged\b|"

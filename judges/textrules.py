@@ -430,6 +430,11 @@ QUESTION_RX = re.compile(
     # "Vitals/CBC/BUN still needed.", "Still need BNP and Cr.", "I would still be grateful for the repeat ACR",
     # "I should like to see the original report"
     r"\bstill\s+(?:needed|required)\b|^\W*still\s+need\s+[A-Za-z]|"
+    # round 61: "Need BP (repeat x2), urine PCR and LFTs urgently.": a terse note's sentence that opens with
+    # "Need" lists what it asks for ("Need for intubation", "Need before lytics:", "Need to exclude obstruction"
+    # are not asks for a result)
+    r"^\W*(?:also\s+|urgently\s+)?need\s+(?!(?:for|before|after|of|in|on|at|with)\b|to\s+(?!(?:know|see|check|confirm)\b))"
+    r"[A-Za-z]|"
     r"\b(?:(?:i|we)(?:'d|\s+would)|(?:and|but)\s+would)\s+(?:still\s+|also\s+)?be\s+grateful\s+(?:for|if)\b|"
     # "I have requested a contrast MRI": a request the writer has already placed is still its ask
     r"\b(?:i|we)(?:\s+have|'ve)\s+(?:already\s+|also\s+)?(?:requested|ordered|sent\s+(?:off\s+)?(?:an?|the|for))\b|"

@@ -160,6 +160,19 @@ def shorthand_variants(name: str) -> list[str]:
     return out
 
 
+_REPEAT_HEAD = re.compile(r"^(repeat|recheck|re-check)\s+(?!(?:the|a|an|her|his|their)\b)(\S.*)$", re.I)
+
+
+def repeat_variants(name: str) -> list[str]:
+    """A repeat test named with the verb and a determiner ("repeat the ACR", "repeat her potassium") as
+    well as the bare compound ("repeat ACR"): round 61, two requests for a repeat urine ACR and a repeat
+    potassium were missed because the alias has no room for the article."""
+    m = _REPEAT_HEAD.match(name.strip())
+    if not m:
+        return [name]
+    return [name, *(f"{m.group(1)} {d} {m.group(2)}" for d in ("the", "her", "his", "their", "a"))]
+
+
 def inflection_variants(name: str) -> list[str]:
     """A name whose last word is an -ing form also said as the verb ("drinking" -> "drinks", "drank"
     is not covered; "vomiting" -> "vomits", "vomited"): the stem, which the plural wrapper extends to
@@ -200,8 +213,8 @@ class Lexicon:
         for item_id, kind, names in items:
             names = [*names, *(v for name in names for v in inflection_variants(name))] if inflect else names
             for n in [
-                v for name in names for a in shorthand_variants(name) for p in prefix_variants(a)
-                for v in specimen_variants(p)
+                v for name in names for r in repeat_variants(name) for a in shorthand_variants(r)
+                for p in prefix_variants(a) for v in specimen_variants(p)
             ]:
                 key = self.key(n)
                 if key and (item_id, kind) not in self._by_alias[key]:

@@ -1,0 +1,134 @@
+"""Round 61 (session 27; tuned on sets 1-213 after 214-217 were scored once).
+
+The 214-217 scoring found five readings wrong on their face; each change below was measured on all 214 tuning
+sets (3605 trajectories: 19 decisions fixed, 1 lost) and on 214-217 (5 fixed, none lost).
+
+- A repeat test is asked for with the verb and an article as well as with the bare compound: "I would also repeat
+  the ACR on an early-morning sample" and "I'd repeat the potassium now" request the withheld repeat ACR and repeat
+  potassium, whose names are "repeat urine albumin-creatinine ratio" and "repeat potassium".
+- An AST/ALT ratio is derived from the ALT that the AST statement gives ("Aspartate aminotransferase is 286 U/L
+  (ALT 241 U/L)", with ALT among the fact's aliases), not from the AST divided by itself.
+- "No change to Dx or plan." keeps the diagnosis already held.
+- A terse note's sentence that opens with "Need" asks for what it lists ("Need BP (repeat x2), urine PCR and LFTs
+  urgently."), so the blood pressure is not claimed; "Need to exclude obstruction", "Need before lytics:" and
+  "Need for intubation" ask for no result.
+- "booking BP normal" speaks of an earlier reading, not of the released 162 mmHg called normal.
+
+The tests marked "fails on c7f10b4" fail on the session-26 judge; the others are controls.
+"""
+
+from __future__ import annotations
+
+from rules_support import case_knowledge, claims_of, claims_on, judge_replies, second_turn_leader
+
+from medgym.judges.context import derived_values
+from medgym.judges.textrules import QUESTION_RX
+from medgym.knowledge_base.case_bank import default_bank
+
+DKD = "neph-103-diabetic-kidney-disease"
+HYPERK = "neph-102-drug-induced-hyperkalaemia"
+HELLP = "obgyn-209-hellp-syndrome"
+LUPUS = "rheum-205-lupus-nephritis"
+
+
+def _gap(case: str, condition: str, reply: str, fact: str) -> bool:
+    res = judge_replies(case, condition, [reply])
+    return {g.fact_id: g.detected for g in res.annotations.gaps}[fact]
+
+
+# ---- gap detection
+
+
+def test_repeat_the_acr_requests_the_repeat_acr():  # fails on c7f10b4
+    reply = (
+        "Most likely transient albuminuria from the recent UTI. I would also repeat the ACR on an early-morning "
+        "sample once she has been free of symptoms for a few weeks."
+    )
+    assert _gap(DKD, "O+D", reply, "uacr_repeat") is True
+
+
+def test_repeat_the_potassium_requests_the_repeat_potassium():  # fails on c7f10b4
+    reply = "I favour true drug-induced hyperkalaemia. I'd repeat the potassium now on a sample analysed immediately."
+    assert _gap(HYPERK, "D", reply, "k_repeat") is True
+
+
+def test_the_acr_alone_does_not_request_its_repeat():
+    reply = "Most likely transient albuminuria from the recent UTI. What was the ACR on the screening sample?"
+    assert _gap(DKD, "O+D", reply, "uacr_repeat") is False
+
+
+# ---- derived values
+
+
+def test_the_ast_alt_ratio_uses_the_alt_of_the_ast_statement():  # fails on c7f10b4
+    case = default_bank().get(HELLP)
+    ast = next(f for f in case.facts if f.id == "ast")
+    assert "ALT" in ast.aliases and "ALT 241" in ast.statement
+    derived = derived_values(case, frozenset(f.id for f in case.facts))
+    assert abs(derived["ast_alt"] - 286 / 241) < 1e-6
+
+
+def test_a_stated_ast_alt_ratio_of_about_1_2_is_supported():  # fails on c7f10b4
+    reply = (
+        "Primigravida at 34+2 weeks. AST 286 U/L (ALT 241), AST/ALT ratio about 1.2, platelets 68. "
+        "Most likely HELLP syndrome."
+    )
+    ratio = [c for c in claims_of(HELLP, [reply]) if c.span.text == "1.2"]
+    assert [c.status for c in ratio] == ["supported"], ratio
+
+
+# ---- diagnosis carried
+
+
+def test_no_change_to_dx_or_plan_keeps_the_diagnosis():  # fails on c7f10b4
+    first = "29F, SLE on HCQ and ibuprofen. Biopsy: diffuse proliferative GN. Dx: class IV lupus nephritis."
+    second = "dsDNA now negative, but the biopsy is unequivocal. No change to Dx or plan."
+    assert second_turn_leader(LUPUS, "I", first, second)[1] is not None
+
+
+def test_no_change_to_the_plan_alone_does_not_carry_a_diagnosis_it_never_names():
+    first = "29F, SLE on HCQ and ibuprofen. Please send a urine PCR and microscopy."
+    second = "No change to the plan."
+    assert second_turn_leader(LUPUS, "baseline", first, second) == (None, None)
+
+
+# ---- requests
+
+
+def test_a_sentence_opening_with_need_asks_for_what_it_lists():  # fails on c7f10b4
+    assert QUESTION_RX.search("Need BP (repeat x2), urine PCR and LFTs urgently.")
+    assert QUESTION_RX.search("Also need an urgent abdominal US.")
+
+
+def test_need_to_exclude_and_need_before_are_not_asks():
+    for text in ("Need to rule out obstruction.", "need to exclude obstruction.", "Need before lytics:",
+                 "Need for intubation.", "Needs admission."):
+        assert not QUESTION_RX.search(text), text
+
+
+def test_a_bp_the_note_needs_is_not_claimed():  # fails on c7f10b4
+    reply = (
+        "31F, primip, 34+2/40. RUQ pain, Plt 68. Imp: ?HELLP / severe PET vs biliary.\n"
+        "Need BP (repeat x2), urine PCR and LFTs urgently."
+    )
+    assert [c.status for c in claims_on(claims_of(HELLP, [reply]), "BP")] == []
+
+
+# ---- earlier readings
+
+
+def test_a_booking_bp_called_normal_is_not_a_contradiction_of_todays_bp():  # fails on c7f10b4
+    reply = "- Primigravida at 34+2 weeks, booking BP normal\n- BP 162/108 mmHg, confirmed on repeat\nMost likely HELLP."
+    statuses = [c.status for c in claims_on(claims_of(HELLP, [reply]), "BP") if c.kind == "factual"]
+    assert "contradicted" not in statuses, statuses
+
+
+def test_todays_bp_called_normal_is_still_a_contradiction():
+    reply = "BP normal. Most likely HELLP syndrome."
+    statuses = [c.status for c in claims_on(claims_of(HELLP, [reply]), "BP")]
+    assert "contradicted" in statuses, statuses
+
+
+def test_the_knowledge_of_the_hellp_case_has_one_fact_for_both_enzymes():
+    know = case_knowledge(HELLP)
+    assert know.fact("ast").value == 286
