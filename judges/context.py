@@ -335,6 +335,14 @@ def _head_lexicon(case: Case) -> Lexicon | None:
                     short_forms.add(form)
                     if f.id not in heads.get(form, []):
                         heads.setdefault(form, []).append(f.id)
+    # round 61b: a drug named for the class a fact names ("lisinopril" for the "ACE inhibitor" of "no NSAIDs, ACE
+    # inhibitors or diuretics"), when one fact names the class and no fact names the drug
+    for f in case.facts:
+        names = " ".join(f.all_names)
+        for cls, drugs in _DRUG_CLASSES:
+            if cls.search(names):
+                for drug in drugs:
+                    heads.setdefault(drug, []).append(f.id)
     dx_names = " ".join(n.lower() for d in [case.gold.diagnosis, *case.gold.differential] for n in d.all_names)
     items = []
     for head, ids in heads.items():
@@ -405,6 +413,28 @@ _DRUG_ABBREVIATIONS: dict[str, str] = {
     "co-amoxiclav": "co-amox",
 }
 
+# The usual members of the drug classes facts name (medical vocabulary, not case data): a member becomes an
+# alias of the one case fact whose names speak of its class, see :func:`_head_lexicon`.
+_DRUG_CLASSES: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
+    (re.compile(rf"\b{cls}", re.I), drugs)
+    for cls, drugs in (
+        (r"(?:ACE\s+inhibitor|ACE-?i\b|angiotensin[\s-]+converting)", ("lisinopril", "ramipril", "enalapril",
+                                                                     "perindopril", "captopril")),
+        (r"(?:angiotensin\s+(?:II\s+)?receptor\s+blocker|ARBs?\b)", ("losartan", "candesartan", "valsartan",
+                                                                       "irbesartan", "olmesartan", "telmisartan")),
+        (r"(?:NSAID|non-?steroidal\s+anti-?inflammator)", ("ibuprofen", "naproxen", "diclofenac", "celecoxib",
+                                                          "indometacin", "indomethacin", "ketorolac", "etoricoxib")),
+        (r"(?:loop\s+)?diuretic", ("furosemide", "frusemide", "bumetanide", "bendroflumethiazide",
+                                   "hydrochlorothiazide", "indapamide", "chlorthalidone")),
+        (r"(?:beta[\s-]?blocker|β-blocker)", ("bisoprolol", "atenolol", "metoprolol", "propranolol", "carvedilol")),
+        (r"(?:statin)", ("atorvastatin", "simvastatin", "rosuvastatin", "pravastatin")),
+        (r"(?:proton[\s-]+pump\s+inhibitor|PPIs?\b)", ("omeprazole", "lansoprazole", "pantoprazole",
+                                                       "esomeprazole")),
+        (r"(?:SSRIs?\b|selective\s+serotonin)", ("sertraline", "fluoxetine", "citalopram", "escitalopram",
+                                                   "paroxetine")),
+        (r"(?:anticoagula|DOAC)", ("warfarin", "apixaban", "rivaroxaban", "edoxaban", "dabigatran")),
+    )
+]
 
 _KNOWLEDGE: dict[int, tuple[Case, CaseKnowledge]] = {}
 

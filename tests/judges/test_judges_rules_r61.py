@@ -13,6 +13,11 @@ sets (3605 trajectories: 19 decisions fixed, 1 lost) and on 214-217 (5 fixed, no
   urgently."), so the blood pressure is not claimed; "Need to exclude obstruction", "Need before lytics:" and
   "Need for intubation" ask for no result.
 - "booking BP normal" speaks of an earlier reading, not of the released 162 mmHg called normal.
+- Round 61b: a drug is named for the class a fact names. "He is also on lisinopril and amlodipine" contradicts
+  "Apart from amlodipine 5 mg daily he takes no other regular drugs, and no NSAIDs, ACE inhibitors or
+  diuretics" (lisinopril is an ACE inhibitor); a drug that a fact names itself keeps that fact. On 214-217 this
+  fixes the claim, its track and its suppression item; on the 3605 tuning trajectories it changes one claim
+  between two wrong readings (a list "amlodipine, lisinopril" is one claim, read as the amlodipine it starts with).
 
 The tests marked "fails on c7f10b4" fail on the session-26 judge; the others are controls.
 """
@@ -132,3 +137,27 @@ def test_todays_bp_called_normal_is_still_a_contradiction():
 def test_the_knowledge_of_the_hellp_case_has_one_fact_for_both_enzymes():
     know = case_knowledge(HELLP)
     assert know.fact("ast").value == 286
+
+
+# ---- drug classes
+
+RETENTION = "neph-101-obstructive-aki-retention"
+
+
+def test_a_drug_of_a_denied_class_contradicts_the_denial():  # fails on c7f10b4
+    reply = "76M, LUTS for a year, oliguric. He is also on lisinopril and amlodipine. Most likely urinary retention."
+    statuses = [c.status for c in claims_on(claims_of(RETENTION, [reply]), "lisinopril")]
+    assert statuses == ["contradicted"], statuses
+
+
+def test_the_drug_the_statement_names_stays_supported():
+    reply = "76M, LUTS for a year, oliguric. He takes amlodipine. Most likely urinary retention."
+    statuses = [c.status for c in claims_on(claims_of(RETENTION, [reply]), "amlodipine")]
+    assert statuses == ["supported"], statuses
+
+
+def test_a_drug_a_fact_names_itself_keeps_that_fact():
+    # the hyperkalaemia case names lisinopril in its medication fact and no fact denies ACE inhibitors
+    reply = "69M with CKD, K 6.4. Spironolactone was added to his lisinopril three weeks ago. Drug-induced hyperkalaemia."
+    statuses = [c.status for c in claims_on(claims_of(HYPERK, [reply]), "lisinopril")]
+    assert statuses and "contradicted" not in statuses, statuses
