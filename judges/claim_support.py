@@ -30,7 +30,10 @@ _ABNORMAL_WORD = re.compile(
     r"ha?emorrhage|"
     # round 55: a history the case reports as behind ("His development is normal for age" against speech that
     # is "slightly behind")
-    r"behind|delayed)\b",
+    r"behind|delayed|"
+    # round 61c: findings of a test report ("EEG normal" against "brief generalised 4-6 Hz polyspike-and-wave
+    # discharges with no focal abnormality", "normal CT" against a lesion, a mass or a stone)
+    r"discharges|spikes|slowing|lesions?|masse?s?|nodules?|fractures?|stones?|calculi|thrombus|infarcts?)\b",
     re.I,
 )
 
@@ -217,6 +220,10 @@ def _called_normal_but_abnormal(f: Fact, loc: str) -> str | None:
     intervals are normal") are not contradicted when the agent names them."""
     if not NORMAL_RX.search(loc) or re.search(r"\babnormal\b", loc, re.I):
         return None
+    if all(re.fullmatch(r"non-?focal", m.group(0), re.I) for m in NORMAL_RX.finditer(loc)) and re.search(
+        r"\bno\s+focal\b|\bgenerali[sz]ed\b", f.statement, re.I
+    ):
+        return None  # "a non-focal EEG" against generalised discharges "with no focal abnormality" says no more
     abn = reported_abnormal(f.statement)
     if abn is None:
         return None

@@ -18,6 +18,12 @@ sets (3605 trajectories: 19 decisions fixed, 1 lost) and on 214-217 (5 fixed, no
   diuretics" (lisinopril is an ACE inhibitor); a drug that a fact names itself keeps that fact. On 214-217 this
   fixes the claim, its track and its suppression item; on the 3605 tuning trajectories it changes one claim
   between two wrong readings (a list "amlodipine, lisinopril" is one claim, read as the amlodipine it starts with).
+- Round 61c: a test report's findings ("discharges", "spikes", "slowing", a lesion, mass, nodule, fracture, stone,
+  thrombus or infarct) make a call of the test as normal a contradiction: "EEG normal" against "brief generalised
+  4-6 Hz polyspike-and-wave discharges with no focal abnormality". "A non-focal EEG" says no more than "no focal
+  abnormality" and stays supported.
+- A swelling named by its body part is also said with the adjective: "Her ankles are swollen" and "Swollen ankles"
+  name the "ankle swelling" of the congestion examination.
 
 The tests marked "fails on c7f10b4" fail on the session-26 judge; the others are controls.
 """
@@ -161,3 +167,35 @@ def test_a_drug_a_fact_names_itself_keeps_that_fact():
     reply = "69M with CKD, K 6.4. Spironolactone was added to his lisinopril three weeks ago. Drug-induced hyperkalaemia."
     statuses = [c.status for c in claims_on(claims_of(HYPERK, [reply]), "lisinopril")]
     assert statuses and "contradicted" not in statuses, statuses
+
+
+# ---- a test called normal against its reported findings
+
+LTG = "neur-103-lamotrigine-contraceptive"
+
+
+def test_an_eeg_called_normal_against_reported_discharges_is_contradicted():  # fails on c7f10b4
+    reply = "27F, JME on lamotrigine. Na 139, UPT neg, EEG normal, MRI brain normal. Dx: sleep-deprivation seizures."
+    statuses = [c.status for c in claims_on(claims_of(LTG, [reply]), "EEG")]
+    assert statuses == ["contradicted"], statuses
+
+
+def test_a_non_focal_eeg_agrees_with_generalised_discharges():
+    reply = (
+        "Most likely breakthrough seizures from the pill lowering lamotrigine levels; a structural lesion is less "
+        "likely with normal fundi, no red flags and a non-focal EEG."
+    )
+    statuses = [c.status for c in claims_on(claims_of(LTG, [reply]), "EEG")]
+    assert statuses and "contradicted" not in statuses, statuses
+
+
+# ---- a swelling said with the adjective
+
+ADHF = "card-103-adhf-nsaid"
+
+
+def test_swollen_ankles_name_the_ankle_swelling():  # fails on c7f10b4
+    # at baseline the congestion examination (pitting oedema to both knees) is released with the first turn
+    reply = "Her ankles are swollen and she is breathless lying flat. Most likely heart failure; please send a CXR."
+    claims = claims_on(claims_of(ADHF, [reply]), "swollen")
+    assert [(c.item, c.status) for c in claims] == [("congestion_exam", "supported")], claims

@@ -173,6 +173,23 @@ def repeat_variants(name: str) -> list[str]:
     return [name, *(f"{m.group(1)} {d} {m.group(2)}" for d in ("the", "her", "his", "their", "a"))]
 
 
+_SWELLING = re.compile(r"^(?!.*\b(?:no|not|without)\b)([A-Za-z-]+(?:\s+[A-Za-z-]+)?)\s+swelling$", re.I)
+
+
+def swelling_variants(name: str) -> list[str]:
+    """A swelling named by its body part also said with the adjective ("ankle swelling": "swollen ankles",
+    "her ankles are swollen", "the knee is swollen"): round 61, "Her ankles are swollen" invented in a reply
+    was not read at all."""
+    m = _SWELLING.match(name.strip())
+    if not m:
+        return [name]
+    part = m.group(1)
+    out = [name, f"swollen {part}"]
+    if " " not in part:
+        out += [f"{part}s are swollen", f"{part} is swollen", f"{part}s were swollen", f"{part} was swollen"]
+    return out
+
+
 def inflection_variants(name: str) -> list[str]:
     """A name whose last word is an -ing form also said as the verb ("drinking" -> "drinks", "drank"
     is not covered; "vomiting" -> "vomits", "vomited"): the stem, which the plural wrapper extends to
@@ -213,8 +230,8 @@ class Lexicon:
         for item_id, kind, names in items:
             names = [*names, *(v for name in names for v in inflection_variants(name))] if inflect else names
             for n in [
-                v for name in names for r in repeat_variants(name) for a in shorthand_variants(r)
-                for p in prefix_variants(a) for v in specimen_variants(p)
+                v for name in names for w in swelling_variants(name) for r in repeat_variants(w)
+                for a in shorthand_variants(r) for p in prefix_variants(a) for v in specimen_variants(p)
             ]:
                 key = self.key(n)
                 if key and (item_id, kind) not in self._by_alias[key]:
