@@ -198,6 +198,10 @@ _FAMILY_OF = re.compile(
 # round 61: a reading named as an earlier one ("booking BP normal", "baseline creatinine normal") says nothing of
 # the current value, so its "normal" is not compared with the released value's reference range
 _EARLIER_READING = re.compile(r"\b(?:booking|baseline|pre-?pregnancy|pre-?op(?:erative)?|previous|prior)\s+$", re.I)
+# a number given as a bound: "large (>2 cm)", "over 2 cm", "at least 50%"
+_BOUND_BEFORE = re.compile(
+    r"(>=?|≥|<=?|≤|\b(?:over|more\s+than|greater\s+than|above|at\s+least|under|less\s+than|below|at\s+most))\s*$", re.I
+)
 _TERM_AS_ADJECTIVE = re.compile(r"^\s*(?:range|threshold|criteria|cut-?off|levels?|target)\b", re.I)
 
 
@@ -1689,6 +1693,8 @@ class ClaimExtractor:
                 if _clock_interval(tc.context_text, q):
                     return ("supported", f"{q.text} is the interval between two clock times of the released context",
                             key_value)
+                if f.id in tc.released and self._bound_met(tc, text, q, f.statement):
+                    return ("supported", f"{q.text}: a bound that the released {f.name} meets", key_value)
                 return ("unsupported", f"no such number about {f.name} in the released context", key_value)
             sibling = self._released_sibling_stating(tc, f, q, text)
             if sibling is not None:
@@ -1735,7 +1741,23 @@ class ClaimExtractor:
             return ("supported", f"{q.text} equals a released quantity after unit conversion", key_value)
         if _clock_interval(tc.context_text, q):
             return ("supported", f"{q.text} is the interval between two clock times of the released context", key_value)
+        if self._bound_met(tc, text, q):
+            return ("supported", f"{q.text}: a bound that a released value of the same unit meets", key_value)
         return ("unsupported", f"{q.text} is not stated in the context released by turn {tc.index}", key_value)
+
+    def _bound_met(self, tc: TurnContext, text: str, q: Quantity, source: str | None = None) -> bool:
+        """Whether a number given as a bound ("large (>2 cm)", "a rim of more than 2 cm") is met by a released
+        value of the same unit (a 3.2 cm rim): a classification of the released measurement, not an invented
+        value (round 61d). ``source``: the released statement the number is attached to, else the whole context."""
+        m = _BOUND_BEFORE.search(text[max(0, q.start - 16) : q.start])
+        if m is None or q.unit is None:
+            return False
+        above = not re.match(r"<|≤|under|less|below|at\s+most", m.group(1), re.I)
+        unit = normalize_unit(q.unit)
+        return any(
+            c.unit is not None and normalize_unit(c.unit) == unit and (c.value > q.value if above else c.value < q.value)
+            for c in self._quantities(tc.context_text if source is None else source)
+        )
 
     def _quantities(self, text: str) -> list[Quantity]:
         qs = self._ctx_qs.get(text)

@@ -24,6 +24,9 @@ sets (3605 trajectories: 19 decisions fixed, 1 lost) and on 214-217 (5 fixed, no
   abnormality" and stays supported.
 - A swelling named by its body part is also said with the adjective: "Her ankles are swollen" and "Swollen ankles"
   name the "ankle swelling" of the congestion examination.
+- Round 61d: a number given as a bound ("large (>2 cm)", "more than 2 cm") is supported when a released value of
+  the same unit meets it (the 3.2 cm rim of the X-ray): the classification of a released measurement, not an
+  invented value.
 
 The tests marked "fails on c7f10b4" fail on the session-26 judge; the others are controls.
 """
@@ -199,3 +202,23 @@ def test_swollen_ankles_name_the_ankle_swelling():  # fails on c7f10b4
     reply = "Her ankles are swollen and she is breathless lying flat. Most likely heart failure; please send a CXR."
     claims = claims_on(claims_of(ADHF, [reply]), "swollen")
     assert [(c.item, c.status) for c in claims] == [("congestion_exam", "supported")], claims
+
+
+# ---- a bound met by a released value
+
+PTX = "pulm-101-primary-spontaneous-pneumothorax"
+
+
+def _bound_statuses(reply: str, number: str) -> list[str]:
+    claims = claims_of(PTX, ["Most likely a pneumothorax; please send an erect chest X-ray.", reply])
+    return [c.status for c in claims if c.turn == 2 and c.span.text == number]
+
+
+def test_a_bound_the_released_rim_meets_is_supported():  # fails on c7f10b4
+    assert _bound_statuses("CXR: R PSP, large (>2 cm), symptomatic -> needle aspiration.", "2 cm") == ["supported"]
+    assert _bound_statuses("A/P: R PSP, large (>2 cm), symptomatic.", "2 cm") == ["supported"]
+
+
+def test_a_bound_the_released_rim_does_not_meet_is_not_supported():
+    assert _bound_statuses("CXR: R PSP, large (>5 cm), symptomatic -> needle aspiration.", "5 cm") == ["unsupported"]
+    assert _bound_statuses("A/P: R PSP, large (>5 cm), symptomatic.", "5 cm") == ["unsupported"]
