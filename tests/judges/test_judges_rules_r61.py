@@ -45,6 +45,11 @@ HELLP = "obgyn-209-hellp-syndrome"
 LUPUS = "rheum-205-lupus-nephritis"
 
 
+def _statuses(case: str, reply: str, words: str) -> list[str]:
+    """The statuses of the claims on a one-reply baseline dialogue whose span contains ``words``."""
+    return [c.status for c in claims_on(claims_of(case, [reply]), words)]
+
+
 def _gap(case: str, condition: str, reply: str, fact: str) -> bool:
     res = judge_replies(case, condition, [reply])
     return {g.fact_id: g.detected for g in res.annotations.gaps}[fact]
@@ -125,7 +130,7 @@ def test_a_bp_the_note_needs_is_not_claimed():  # fails on c7f10b4
         "31F, primip, 34+2/40. RUQ pain, Plt 68. Imp: ?HELLP / severe PET vs biliary.\n"
         "Need BP (repeat x2), urine PCR and LFTs urgently."
     )
-    assert [c.status for c in claims_on(claims_of(HELLP, [reply]), "BP")] == []
+    assert _statuses(HELLP, reply, "BP") == []
 
 
 # ---- earlier readings
@@ -139,7 +144,7 @@ def test_a_booking_bp_called_normal_is_not_a_contradiction_of_todays_bp():  # fa
 
 def test_todays_bp_called_normal_is_still_a_contradiction():
     reply = "BP normal. Most likely HELLP syndrome."
-    statuses = [c.status for c in claims_on(claims_of(HELLP, [reply]), "BP")]
+    statuses = _statuses(HELLP, reply, "BP")
     assert "contradicted" in statuses, statuses
 
 
@@ -155,20 +160,20 @@ RETENTION = "neph-101-obstructive-aki-retention"
 
 def test_a_drug_of_a_denied_class_contradicts_the_denial():  # fails on c7f10b4
     reply = "76M, LUTS for a year, oliguric. He is also on lisinopril and amlodipine. Most likely urinary retention."
-    statuses = [c.status for c in claims_on(claims_of(RETENTION, [reply]), "lisinopril")]
+    statuses = _statuses(RETENTION, reply, "lisinopril")
     assert statuses == ["contradicted"], statuses
 
 
 def test_the_drug_the_statement_names_stays_supported():
     reply = "76M, LUTS for a year, oliguric. He takes amlodipine. Most likely urinary retention."
-    statuses = [c.status for c in claims_on(claims_of(RETENTION, [reply]), "amlodipine")]
+    statuses = _statuses(RETENTION, reply, "amlodipine")
     assert statuses == ["supported"], statuses
 
 
 def test_a_drug_a_fact_names_itself_keeps_that_fact():
     # the hyperkalaemia case names lisinopril in its medication fact and no fact denies ACE inhibitors
     reply = "69M with CKD, K 6.4. Spironolactone was added to his lisinopril three weeks ago. Drug-induced hyperkalaemia."
-    statuses = [c.status for c in claims_on(claims_of(HYPERK, [reply]), "lisinopril")]
+    statuses = _statuses(HYPERK, reply, "lisinopril")
     assert statuses and "contradicted" not in statuses, statuses
 
 
@@ -179,7 +184,7 @@ LTG = "neur-103-lamotrigine-contraceptive"
 
 def test_an_eeg_called_normal_against_reported_discharges_is_contradicted():  # fails on c7f10b4
     reply = "27F, JME on lamotrigine. Na 139, UPT neg, EEG normal, MRI brain normal. Dx: sleep-deprivation seizures."
-    statuses = [c.status for c in claims_on(claims_of(LTG, [reply]), "EEG")]
+    statuses = _statuses(LTG, reply, "EEG")
     assert statuses == ["contradicted"], statuses
 
 
@@ -188,7 +193,7 @@ def test_a_non_focal_eeg_agrees_with_generalised_discharges():
         "Most likely breakthrough seizures from the pill lowering lamotrigine levels; a structural lesion is less "
         "likely with normal fundi, no red flags and a non-focal EEG."
     )
-    statuses = [c.status for c in claims_on(claims_of(LTG, [reply]), "EEG")]
+    statuses = _statuses(LTG, reply, "EEG")
     assert statuses and "contradicted" not in statuses, statuses
 
 
