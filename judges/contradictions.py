@@ -54,7 +54,9 @@ _SCHEDULED_AFTER = re.compile(
     r"\b(?:when|once)\s+(?:the|she|he|they|her|his|it|off|on)\b|"
     r"\b(?:when|once)\s+[a-z-]+\s+(?:is|are|has|have)\s+(?:been\s+)?(?:sorted|settled|resolved|stable|improved|"
     r"established|addressed|optimi[sz]ed|confirmed|back)\b|"
-    r"\bat\s+(?:the\s+)?(?:next\s+)?(?:follow[\s-]?up|clinic|review)\b)",
+    r"\bat\s+(?:the\s+)?(?:next\s+)?(?:follow[\s-]?up|clinic|review)\b|"
+    # round 62: "Repeat lipase in the morning", "daily U&E": monitoring booked, like "in 6 h"
+    r"\b(?:in\s+the\s+morning|tomorrow(?:\s+morning)?|overnight|daily|each\s+morning|every\s+day)\b)",
     re.I,
 )
 
