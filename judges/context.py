@@ -545,25 +545,24 @@ def derived_values(case: Case, released: frozenset[str]) -> dict[str, float]:
     """Values an agent may legitimately compute from released facts (R ratio, anion gap...)."""
     out: dict[str, float] = {}
     alt = _find_fact(case, released, "alt", "alanine aminotransferase")
+    ast = _find_fact(case, released, "ast", "aspartate aminotransferase")
+    alt_value = alt.value if alt else None
+    if alt is not None and alt is ast:
+        # one fact for both enzymes ("Aspartate aminotransferase is 286 U/L (ALT 241 U/L)", ALT among its
+        # aliases): the ALT is the number its statement gives after the name, not the AST again (round 61: an
+        # AST/ALT ratio of 1.2 was judged against 1.00); its reference range is the AST's, so no R ratio
+        m = _ALT_IN_STATEMENT.search(ast.statement)
+        alt_value = float(m.group(1)) if m else None
     alp = _find_fact(case, released, "alp", "alkaline phosphatase")
-    if alt and alp and _uln(alt) and _uln(alp):
+    if alt and alt is not ast and alp and _uln(alt) and _uln(alp):
         out["r_ratio"] = (alt.value / _uln(alt)) / (alp.value / _uln(alp))  # type: ignore[operator]
     na = _find_fact(case, released, "sodium")
     cl = _find_fact(case, released, "chloride")
     hco3 = _find_fact(case, released, "bicarbonate", "hco3")
     if na and cl and hco3:
         out["anion_gap"] = na.value - cl.value - hco3.value  # type: ignore[operator]
-    ast = _find_fact(case, released, "ast", "aspartate aminotransferase")
-    if ast and alt:
-        alt_value = alt.value
-        if alt is ast:
-            # one fact for both enzymes ("Aspartate aminotransferase is 286 U/L (ALT 241 U/L)", ALT among its
-            # aliases): the ALT is the number its statement gives after the name, not the AST again (round 61:
-            # an AST/ALT ratio of 1.2 was judged against 1.00)
-            m = _ALT_IN_STATEMENT.search(ast.statement)
-            alt_value = float(m.group(1)) if m else None
-        if alt_value:
-            out["ast_alt"] = ast.value / alt_value  # type: ignore[operator]
+    if ast and alt_value:
+        out["ast_alt"] = ast.value / alt_value  # type: ignore[operator]
     return out
 
 
