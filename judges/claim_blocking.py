@@ -238,8 +238,17 @@ def _taken_by_patient(text: str, s: int, e: int) -> bool:
     before = text[c0:s]
     return bool(
         _ON_DRUG_BEFORE.search(before) or _TAKING_BEFORE.search(before) or _TAKEN_BEFORE.search(before)
-        or _TAKEN_AFTER.match(text[e : e + 50])
+        or _TAKEN_AFTER.match(text[e : e + 50]) or _MED_LIST_BEFORE.search(text[max(0, s - 120) : s])
     )
+
+
+# round 62: a drug in the list under a medication label ("Meds: oxybutynin, amlodipine, lisinopril", "DHx: ...")
+# is what the patient takes
+_MED_LIST_BEFORE = re.compile(
+    r"(?:^|\n|[.;]\s)\W*(?:(?:current|regular|home|usual)\s+)?(?:meds|medications?|drug\s+history|DHx|drugs)\s*:"
+    r"[^.;:\n]*$",
+    re.I,
+)
 
 
 # prescription wording around a drug name: an order, a dose with a schedule, "should be running"

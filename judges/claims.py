@@ -1171,11 +1171,19 @@ class ClaimExtractor:
                     claims.append(c)
                     # the claim covers every mention of the same item in its stretch of the sentence
                     # ("Ultrasound: target sign, preserved Doppler flow")
-                    for s2, e2, item2, _k2, _n2 in mentions:
+                    for s2, e2, item2, k2, n2 in mentions:
                         if item2 == item and s2 > e and s2 - c.span.end + seg.start <= 60 and not re.search(
                             r"[.;]", text[c.span.end - seg.start : s2]
                         ) and not any(i3 != item and e < s3 < e2 + 12 for s3, _e3, i3, _k3, _n3 in mentions):
                             c.span = Span(turn=tc.index, text=text[s:e2], start=seg.start + s, end=seg.start + e2)
+                            if c.status == "supported" and self._is_drug(item) and not neg and not re.search(
+                                r"\b(?:no|not|nor|never|without|denies|off)\b", text[max(0, s - 30) : s2], re.I
+                            ):
+                                # round 62: "Meds: oxybutynin, amlodipine, lisinopril" is one claim on the
+                                # medication fact; the drug its statement denies makes it a contradiction
+                                c2 = self._factual(tc, seg, s2, e2, item, k2, n2, premise, c.id, dx_local)
+                                if c2 is not None and c2.status == "contradicted":
+                                    c.status, c.rule = c2.status, c2.rule
             if retracting:
                 # a correction withdraws the wrong value and states the right one ("I wrote 20 pack-years
                 # earlier, but it is 40 pack-years"): only what the context supports is asserted
