@@ -165,6 +165,11 @@ def _fact_negated_keywords(f: Fact) -> set[str]:
             if not any(a <= m.start() < b for a, b in negated_spans):
                 words.discard(w)
                 break
+    # round 63: the American spelling of a denied word ("papilledema" for the statement's "no papilloedema",
+    # "hemorrhage" for "haemorrhage"), so the reply's spelling does not decide whether it asserts the finding
+    for m in re.finditer(r"[a-z]*(?:oe|ae)[a-z]+", f.statement.lower()):
+        if m.group(0)[:7] in words:
+            words.add(re.sub(r"(?:oe|ae)(?=[a-z])", "e", m.group(0))[:7])
     return words
 
 
@@ -177,6 +182,8 @@ _ANTONYM_PAIRS = [
     ("orientated", "confused"), ("oriented", "confused"),
     # partial for complete: "reduced flow" where the report says the flow is absent
     ("reduced", "absent"), ("diminished", "absent"), ("decreased", "absent"),
+    # round 63: "increased flow in the left epididymis" where the Doppler shows absent flow
+    ("increased", "absent"),
     # a sign's result: "positive Murphy's sign" where the examination found it negative
     ("positive", "negative"), ("pos", "negative"), ("neg", "positive"),
     # a sign the examination found absent: "cremasteric reflex present" (or "preserved", "intact") against "is absent"
@@ -237,6 +244,27 @@ def _called_normal_but_abnormal(f: Fact, loc: str) -> str | None:
 
 
 _NORMAL_STOP = {"are", "is", "the", "and", "or", "with", "was", "were", "her", "his", "of", "in", "on", "all"}
+
+# round 63: a measure said to be widened or prolonged ("early QRS widening", "a prolonged QT")
+_WIDENED = re.compile(r"\b(?:widen\w*|wide|broad|prolonged|lengthened)\b", re.I)
+
+
+def _called_abnormal_but_normal(f: Fact, loc: str) -> str | None:
+    """"QRS widening" where the released report says "PR and QRS intervals are normal": the mirror of
+    :func:`_called_normal_but_abnormal`. Only the words beside the abnormal word count ("peaked T waves with early
+    QRS widening" widens the QRS, not the T waves), and only a part of the report that calls them normal."""
+    for m in _WIDENED.finditer(loc):
+        if re.search(r"\b(?:no|not|nor|without|never)\s+(?:\w+\s+){0,2}$|n't\s+$", loc[max(0, m.start() - 30) : m.start()], re.I):
+            continue  # "the mediastinum is not widened", "no QRS widening"
+        near = {w[:5] for w in re.findall(r"[a-z]{2,}", loc[max(0, m.start() - 20) : m.end() + 20].lower())}
+        near -= _NORMAL_STOP | {m.group(0).lower()[:5]}
+        for part in re.split(r"[;,]", f.statement):
+            if not NORMAL_RX.search(part) or reported_abnormal(part):
+                continue
+            words = {w[:5] for w in re.findall(r"[a-z]{2,}", NORMAL_RX.sub(" ", part).lower())} - _NORMAL_STOP
+            if words & near:
+                return f"called '{m.group(0)}', but the released {f.name} statement calls it normal"
+    return None
 
 
 def _near_in_statement(statement: str, mention: str, word: str, span: int = 60) -> bool:

@@ -90,6 +90,7 @@ from medgym.judges.claim_support import (
     _RESULT_OF,
     _STOP,
     _affirmed_in_statement,
+    _called_abnormal_but_normal,
     _called_normal_but_abnormal,
     _fact_negated_keywords,
     _local_window,
@@ -658,6 +659,20 @@ def _names_family_condition(f: Fact | None, text: str, mentions) -> bool:
 _PLUS_SIGN = r"(?:\+{2,3}(?![\w+])|\+(?![\w+])(?=\s*(?:[,.;:)/]|$|(?:and|with|but|on|in|x|so)\b)))"
 _PLUS_RESULT = re.compile(r"\s*" + _PLUS_SIGN, re.I)
 
+# round 63: a dipstick "trace" is a (weakly) positive result: "UA trace leuks", "protein: trace", "trace of blood"
+_TRACE_RESULT = (
+    r"\btrace\s+(?:of\s+)?(?:leu[ck]\w*|protein\w*|blood|nitrites?|ketones?|glucose|albumin|wbcs?|rbcs?|pus)\b|"
+    r"\b(?:leu[ck]\w*|protein|blood|nitrites?|ketones?|glucose)\s*:?\s*trace\b"
+)
+# a negative test read as reassuring before a finding it names: "her injection sites are fine, so ... lipohypertrophy
+# [is unlikely]" names the finding to set it aside
+_READ_AS_REASSURING = re.compile(
+    r"\b(?:fine|ok|okay|reassuring|so|therefore|hence|unlikely|less\s+likely|removes?|excludes?|argues?\s+against)\b",
+    re.I,
+)
+# a result read as negative or normal beside the mention ("hematuria negative", "papilledema absent")
+_NEGATIVE_WORD = re.compile(r"\b(?:negative|neg|normal|absent|nil|none|not\s+seen|unremarkable)\b", re.I)
+
 
 @functools.lru_cache(maxsize=1024)
 def _plus_before(mention: str) -> re.Pattern[str]:
@@ -1176,11 +1191,18 @@ class ClaimExtractor:
                             r"[.;]", text[c.span.end - seg.start : s2]
                         ) and not any(i3 != item and e < s3 < e2 + 12 for s3, _e3, i3, _k3, _n3 in mentions):
                             c.span = Span(turn=tc.index, text=text[s:e2], start=seg.start + s, end=seg.start + e2)
-                            if c.status == "supported" and self._is_drug(item) and not neg and not re.search(
+                            if c.status == "supported" and (
+                                self._is_drug(item) or (
+                                    f is not None and f.negated and f.category in OBJECTIVE_CATEGORIES
+                                    and not _DENIAL_BEFORE.search(text[s:e2]) and not _READ_AS_REASSURING.search(text[s:e2 + 40])
+                                )
+                            ) and not neg and not re.search(
                                 r"\b(?:no|not|nor|never|without|denies|off)\b", text[max(0, s - 30) : s2], re.I
                             ):
                                 # round 62: "Meds: oxybutynin, amlodipine, lisinopril" is one claim on the
-                                # medication fact; the drug its statement denies makes it a contradiction
+                                # medication fact; the drug its statement denies makes it a contradiction.
+                                # Round 63: so does the finding a negative test rules out, named after the test
+                                # ("Fundi: mild papilloedema" where the fundi show "no papilloedema")
                                 c2 = self._factual(tc, seg, s2, e2, item, k2, n2, premise, c.id, dx_local)
                                 if c2 is not None and c2.status == "contradicted":
                                     c.status, c.rule = c2.status, c2.rule
@@ -1890,7 +1912,15 @@ class ClaimExtractor:
             if not (RESULT_RX.search(clause) or neg or positional or plus or re.search(r"\b(?:no|without)\b", clause, re.I)):
                 return None
 
-        present = not neg
+        # round 63: a finding a negative test rules out, as a later item of a denied list ("No fever, loin pain or
+        # frank haematuria"), is denied too; the word-level negation scope does not reach it (applied to every
+        # mention, the list reading denied "his neurological examination is normal" after an earlier "no")
+        present = not (
+            neg or (
+                fact is not None and fact.negated and self._names_ruled_out_finding(fact, text[s:e])
+                and _in_negated_list(text, s)
+            )
+        )
         span = Span(turn=tc.index, text=text[s:e], start=seg.start + s, end=seg.start + e)
         spelled = _spelled_out(fact, clause, text[s:e])
         status, rule = self._check_fact(tc, *spelled, item, kind, present, text)
@@ -2053,7 +2083,10 @@ class ClaimExtractor:
                 # a normal/negative test: "MRI brain is normal" agrees, "HBsAg positive" does not
                 loc = local if local is not None else clause
                 # "Murphy's +", "QuantiFERON ++": a plus sign after the name is a positive result
-                abnormal = r"\b(?:positive|pos|abnormal|reactive|detected|raised|elevated)\b|\+ve\b|(?<![\w+/])" + _PLUS_SIGN
+                abnormal = (
+                    r"\b(?:positive|pos|abnormal|reactive|detected|raised|elevated)\b|\+ve\b|(?<![\w+/])" + _PLUS_SIGN
+                    + "|" + _TRACE_RESULT
+                )
                 if re.search(abnormal, loc, re.I) and not (
                     NORMAL_RX.search(loc) or re.search(r"\b(?:negative|neg)\b", loc, re.I)
                 ):
@@ -2066,6 +2099,12 @@ class ClaimExtractor:
                     abn = reported_abnormal(f.statement)
                     if abn:
                         return f"called normal, but the released {f.name} statement reports '{abn.group(0)}'"
+                if mention and self._names_ruled_out_finding(f, mention) and not _NEGATIVE_WORD.search(loc) and not (
+                    _denied_in(clause, mention)
+                ):
+                    # round 63: "microscopic hematuria" where the urine microscopy (alias "haematuria") "shows no
+                    # red cells": the case names the finding the negative test rules out
+                    return f"asserts '{mention}', a finding the released {f.name} rules out"
                 if mention and any(  # "bite" also in "bitten"/"biting"
                     re.search(rf"\b{re.escape(kw[:-1] if kw.endswith('e') else kw)}", mention, re.I)
                     for kw in self._neg_kw.get(f.id, ())
@@ -2094,6 +2133,11 @@ class ClaimExtractor:
             normal = _called_normal_but_abnormal(f, local if local is not None else clause)
             if normal:
                 return normal
+            if f.category in OBJECTIVE_CATEGORIES:
+                # the whole clause: the words beside the abnormal word must name a part the report calls normal
+                widened = _called_abnormal_but_normal(f, clause)
+                if widened:
+                    return widened
         if not present and f.category not in OBJECTIVE_CATEGORIES:
             return f"denies {f.name}, which the case states"
         if (
@@ -2108,6 +2152,18 @@ class ClaimExtractor:
             # "no adnexal tenderness" where the examination found a tender adnexa
             return f"denies '{mention}', which the released {f.name} statement reports"
         return self._asserts_denied_finding(f, clause, mention)
+
+    def _names_ruled_out_finding(self, f: Fact, mention: str) -> bool:
+        """Whether ``mention`` is one of a negative test's own names that the general lexicon calls a finding
+        ("haematuria" for a urine microscopy with no red cells, "papilloedema" for normal fundi): the case lists
+        the finding the test rules out, so asserting it is not naming the test."""
+        said = mention.strip().lower()
+        if said not in {n.lower() for n in f.all_names}:
+            return False
+        return any(
+            s == 0 and e == len(said) and any(self.lex_kinds.get(tid) == "finding" for tid, _ in hits)
+            for s, e, hits in self.lex.find(said)
+        )
 
     def _asserts_denied_finding(self, f: Fact, clause: str, mention: str | None, strict: bool = False) -> str | None:
         """Why a clause about released fact ``f`` asserts, un-negated, a finding its statement denies

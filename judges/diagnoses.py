@@ -1336,7 +1336,8 @@ _UNCHANGED_DX = re.compile(
     r"\bno\s+change\s+(?:to|in|of)\s+(?:(?:the|my|our)\s+)?(?:working\s+|overall\s+)?(?:diagnosis|impression|assessment|dx)\b|"
     r"\b(?:the|my|our)\s+(?:working\s+|overall\s+)?(?:diagnosis|impression)\s+(?:still\s+)?(?:is\s+|remains\s+)?"
     r"(?:unchanged|stands|holds|the\s+same|as\s+before)\b|"
-    r"\b(?:working\s+)?diagnosis\s+(?:is\s+|remains\s+)?unchanged\b|"
+    # round 63: "Assessment unchanged.", "Impression unchanged", "Dx unchanged" (a note's heading word)
+    r"\b(?:working\s+)?(?:diagnosis|assessment|impression|dx)\s+(?:is\s+|remains\s+)?unchanged\b|"
     r"\b(?:doesn't|does\s+not|won't|will\s+not|wouldn't|would\s+not)\s+change\s+(?:the|my|our)\s+"
     r"(?:working\s+|overall\s+)?(?:diagnosis|impression)\b|"
     r"\b(?:I\s+)?stand\s+by\s+(?:the|my)\s+(?:working\s+)?diagnosis\b|\bsame\s+(?:working\s+)?diagnosis\b|"
