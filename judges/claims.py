@@ -748,6 +748,7 @@ class ClaimExtractor:
         #: each turn), so that a restated invented value keeps its item
         self.earlier: list[Claim] = []
         self._neg_kw = {f.id: _fact_negated_keywords(f) for f in know.case.facts}
+        self._ruled_out: dict[tuple[str, str], bool] = {}
         self._tmpl_kw = {
             t.id: _template_keywords(t.statement, know.fact(t.fact_id)) for t in know.templates.values()
         }
@@ -2158,12 +2159,13 @@ class ClaimExtractor:
         ("haematuria" for a urine microscopy with no red cells, "papilloedema" for normal fundi): the case lists
         the finding the test rules out, so asserting it is not naming the test."""
         said = mention.strip().lower()
-        if said not in {n.lower() for n in f.all_names}:
-            return False
-        return any(
-            s == 0 and e == len(said) and any(self.lex_kinds.get(tid) == "finding" for tid, _ in hits)
-            for s, e, hits in self.lex.find(said)
-        )
+        key = (f.id, said)
+        if key not in self._ruled_out:  # asked of every mention of a negated fact: the lexicon scan is cached
+            self._ruled_out[key] = said in {n.lower() for n in f.all_names} and any(
+                s == 0 and e == len(said) and any(self.lex_kinds.get(tid) == "finding" for tid, _ in hits)
+                for s, e, hits in self.lex.find(said)
+            )
+        return self._ruled_out[key]
 
     def _asserts_denied_finding(self, f: Fact, clause: str, mention: str | None, strict: bool = False) -> str | None:
         """Why a clause about released fact ``f`` asserts, un-negated, a finding its statement denies

@@ -45,6 +45,10 @@ def _statuses(case_id: str, reply: str, words: str) -> list[str]:
     return found
 
 
+def _item_statuses(case_id: str, reply: str, item: str) -> list[str]:
+    return [c.status for c in claims_of(case_id, [reply]) if c.item == item]
+
+
 def test_papilledema_in_american_spelling_contradicts_no_papilloedema():  # fails on 65160d9
     statuses = _statuses(LTG, "27F, JME on lamotrigine. Fundi: mild papilledema. Needs an MRI brain.", "papilledema")
     assert "supported" not in statuses, statuses
@@ -78,8 +82,7 @@ def test_a_negative_urinalysis_stays_supported():
 
 def test_qrs_widening_contradicts_a_report_that_calls_the_qrs_normal():  # fails on 65160d9
     reply = "K 6.4 on ramipril and spironolactone. EKG: peaked T waves with early QRS widening. Calcium gluconate now."
-    statuses = [c.status for c in claims_of(HYPERK, [reply]) if c.item == "ecg"]
-    assert statuses == ["contradicted"], statuses
+    assert _item_statuses(HYPERK, reply, "ecg") == ["contradicted"]
 
 
 def test_a_normal_qrs_stays_supported():
@@ -94,14 +97,12 @@ def test_assessment_unchanged_carries_the_diagnosis_held():  # fails on 65160d9
 
 def test_increased_flow_contradicts_a_doppler_with_absent_flow():  # fails on 65160d9
     reply = "14M, L scrotal pain. The ultrasound shows increased flow in the left epididymis, so epididymo-orchitis."
-    statuses = [c.status for c in claims_of(TORSION, [reply]) if c.item == "doppler"]
-    assert statuses == ["contradicted"], statuses
+    assert _item_statuses(TORSION, reply, "doppler") == ["contradicted"]
 
 
 def test_absent_flow_on_the_doppler_stays_supported():
     reply = "14M, L scrotal pain. The Doppler shows absent flow in the left testis: torsion."
-    statuses = [c.status for c in claims_of(TORSION, [reply]) if c.item == "doppler"]
-    assert statuses == ["supported"], statuses
+    assert _item_statuses(TORSION, reply, "doppler") == ["supported"]
 
 
 def test_a_later_item_of_a_denied_list_stays_denied():  # fails on 65160d9
