@@ -664,6 +664,12 @@ _TRACE_RESULT = (
     r"\btrace\s+(?:of\s+)?(?:leu[ck]\w*|protein\w*|blood|nitrites?|ketones?|glucose|albumin|wbcs?|rbcs?|pus)\b|"
     r"\b(?:leu[ck]\w*|protein|blood|nitrites?|ketones?|glucose)\s*:?\s*trace\b"
 )
+# an abnormal result word after a test's name ("HBsAg positive", "Murphy's +", "QuantiFERON ++", "UA trace leuks");
+# compiled once: asked of every claim on a negative test
+_ABNORMAL_RESULT = re.compile(
+    r"\b(?:positive|pos|abnormal|reactive|detected|raised|elevated)\b|\+ve\b|(?<![\w+/])" + _PLUS_SIGN + "|" + _TRACE_RESULT,
+    re.I,
+)
 # a negative test read as reassuring before a finding it names: "her injection sites are fine, so ... lipohypertrophy
 # [is unlikely]" names the finding to set it aside
 _READ_AS_REASSURING = re.compile(
@@ -1192,18 +1198,7 @@ class ClaimExtractor:
                             r"[.;]", text[c.span.end - seg.start : s2]
                         ) and not any(i3 != item and e < s3 < e2 + 12 for s3, _e3, i3, _k3, _n3 in mentions):
                             c.span = Span(turn=tc.index, text=text[s:e2], start=seg.start + s, end=seg.start + e2)
-                            if c.status == "supported" and (
-                                self._is_drug(item) or (
-                                    f is not None and f.negated and f.category in OBJECTIVE_CATEGORIES
-                                    and not _DENIAL_BEFORE.search(text[s:e2]) and not _READ_AS_REASSURING.search(text[s:e2 + 40])
-                                )
-                            ) and not neg and not re.search(
-                                r"\b(?:no|not|nor|never|without|denies|off)\b", text[max(0, s - 30) : s2], re.I
-                            ):
-                                # round 62: "Meds: oxybutynin, amlodipine, lisinopril" is one claim on the
-                                # medication fact; the drug its statement denies makes it a contradiction.
-                                # Round 63: so does the finding a negative test rules out, named after the test
-                                # ("Fundi: mild papilloedema" where the fundi show "no papilloedema")
+                            if c.status == "supported" and not neg and self._judges_merged(f, item, text, s, s2, e2):
                                 c2 = self._factual(tc, seg, s2, e2, item, k2, n2, premise, c.id, dx_local)
                                 if c2 is not None and c2.status == "contradicted":
                                     c.status, c.rule = c2.status, c2.rule
@@ -2084,11 +2079,7 @@ class ClaimExtractor:
                 # a normal/negative test: "MRI brain is normal" agrees, "HBsAg positive" does not
                 loc = local if local is not None else clause
                 # "Murphy's +", "QuantiFERON ++": a plus sign after the name is a positive result
-                abnormal = (
-                    r"\b(?:positive|pos|abnormal|reactive|detected|raised|elevated)\b|\+ve\b|(?<![\w+/])" + _PLUS_SIGN
-                    + "|" + _TRACE_RESULT
-                )
-                if re.search(abnormal, loc, re.I) and not (
+                if _ABNORMAL_RESULT.search(loc) and not (
                     NORMAL_RX.search(loc) or re.search(r"\b(?:negative|neg)\b", loc, re.I)
                 ):
                     return f"asserts an abnormal {f.name}; the released result is normal/negative"
@@ -2153,6 +2144,22 @@ class ClaimExtractor:
             # "no adnexal tenderness" where the examination found a tender adnexa
             return f"denies '{mention}', which the released {f.name} statement reports"
         return self._asserts_denied_finding(f, clause, mention)
+
+    def _judges_merged(self, f: Fact | None, item: str, text: str, s: int, s2: int, e2: int) -> bool:
+        """Whether a later mention merged into a supported, un-negated claim is judged on its own (a
+        contradiction it finds becomes the claim's status). Round 62: "Meds: oxybutynin, amlodipine,
+        lisinopril" is one claim on the medication fact, and the drug its statement denies makes it a
+        contradiction. Round 63: so does the finding a negative test rules out, named after the test ("Fundi:
+        mild papilloedema" where the fundi show "no papilloedema"), unless the span reads the test as normal or
+        reassuring ("The MRI brain is normal, so a structural lesion is excluded")."""
+        if re.search(r"\b(?:no|not|nor|never|without|denies|off)\b", text[max(0, s - 30) : s2], re.I):
+            return False
+        if self._is_drug(item):
+            return True
+        return (
+            f is not None and f.negated and f.category in OBJECTIVE_CATEGORIES
+            and not _DENIAL_BEFORE.search(text[s:e2]) and not _READ_AS_REASSURING.search(text[s:e2 + 40])
+        )
 
     def _names_ruled_out_finding(self, f: Fact, mention: str) -> bool:
         """Whether ``mention`` is one of a negative test's own names that the general lexicon calls a finding
