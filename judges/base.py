@@ -81,6 +81,9 @@ class BaseJudge:
 
     name: str = "base"
     version: str = "0"
+    #: whether ``judge_many(..., workers>1)`` may fork worker processes for this judge: true
+    #: for CPU-bound judges; an HTTP judge's concurrency and rate limits belong to one process
+    process_parallel: bool = False
 
     def __init__(self, raise_errors: bool = False):
         self.raise_errors = raise_errors
@@ -153,9 +156,22 @@ class BaseJudge:
             **ident,
         )
 
-    def judge_many(self, trajectories: Iterable[TrajectoryLike]) -> list[JudgeResult]:
-        """Score many trajectories in order (one failure never stops the others)."""
-        return [self.judge(t) for t in trajectories]
+    def judge_many(self, trajectories: Iterable[TrajectoryLike], workers: int | str = 1) -> list[JudgeResult]:
+        """Score many trajectories; results in input order (one failure never stops the others).
+
+        ``workers`` > 1 (or ``"auto"``, one per core) forks that many processes, for judges
+        with ``process_parallel`` (see :mod:`medgym.judges.parallel`).
+        """
+        from medgym.judges.parallel import judge_in_processes, resolve_workers
+
+        n = resolve_workers(workers)
+        if n > 1 and not self.process_parallel:
+            raise MedgymError(
+                f"judge {self.name!r} cannot run in worker processes (workers={workers!r}): its "
+                "concurrency and rate limits are per process; use workers=1, or the batch runner's "
+                "concurrency setting"
+            )
+        return judge_in_processes(self, list(trajectories), n)
 
 
 JUDGES: Registry[Callable[..., BaseJudge]] = Registry("judge")

@@ -50,7 +50,9 @@ def _window(text: str, start: int, end: int, words: int = 5) -> str:
     return " ".join([*before, text[start:end], *after])
 
 
+@functools.lru_cache(maxsize=4096)
 def _squash(text: str) -> str:
+    """Lower-cased words only. Cached: every claim of a turn squashes the same released context."""
     return re.sub(r"[^a-z0-9.%]+", " ", text.lower()).strip()
 
 

@@ -49,6 +49,8 @@ class ReferenceJudge(BaseJudge):
     #: CPU-bound (regexes + MiniLM on torch, which already uses every core): the batch
     #: runner lets one episode judge at a time instead of letting 8 threads thrash.
     max_parallel = 1
+    #: ...but separate processes do run in parallel: ``judge_many(trajectories, workers=2)``
+    process_parallel = True
 
     def __init__(self, semantic: bool = True, raise_errors: bool = False):
         super().__init__(raise_errors=raise_errors)

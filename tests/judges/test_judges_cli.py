@@ -42,3 +42,32 @@ def test_audit_jsonl_prints_aggregate_tables(tmp_path, capsys):
 def test_audit_missing_file_exits_2(capsys):
     assert main(["audit", "/no/such/file.json"]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_audit_jsonl_with_worker_processes_matches_one_process(tmp_path, capsys):
+    items = load_validation_set(VALIDATION)[:5]
+    lines = [it.trajectory.model_dump_json() for it in items]
+    lines.insert(2, "{broken")
+    src = tmp_path / "many.jsonl"
+    src.write_text("\n".join(lines) + "\n")
+    outs = {}
+    for w in ("1", "2"):
+        res = tmp_path / f"res{w}.jsonl"
+        assert main(["audit", str(src), "--json", "--n-boot", "20", "--workers", w, "--results-out", str(res)]) == 0
+        outs[w] = (json.loads(capsys.readouterr().out),
+                   [{k: v for k, v in json.loads(x).items() if k != "elapsed_s"} for x in res.read_text().splitlines()])
+    assert outs["1"] == outs["2"]
+    data, results = outs["2"]
+    assert data["not_scored"] == [{"line": 3, "status": "error", "reason": data["not_scored"][0]["reason"]}]
+    assert [r["status"] for r in results] == ["ok", "ok", "error", "ok", "ok", "ok"]
+    assert [r.get("scenario_id") for r in results if r["status"] == "ok"] == [it.trajectory.scenario.id for it in items]
+
+
+def test_audit_rejects_a_bad_worker_count(tmp_path, capsys):
+    src = tmp_path / "many.jsonl"
+    src.write_text(load_validation_set(VALIDATION)[0].trajectory.model_dump_json() + "\n")
+    try:
+        main(["audit", str(src), "--workers", "0"])
+    except SystemExit as exc:
+        assert exc.code == 2
+    assert "expected a positive integer or 'auto', got '0'" in capsys.readouterr().err

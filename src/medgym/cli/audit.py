@@ -3,6 +3,7 @@
     medgym audit run/ep_0001.json                  # one trajectory: annotations + metrics as JSON
     medgym audit run/episodes.jsonl                # many: aggregate table per (agent, condition)
     medgym audit run/episodes.jsonl --json         # the same as JSON (rows + per-item status)
+    medgym audit run/episodes.jsonl --workers auto # reference judge over one process per core
     medgym audit ep.json --judge llm --model qwen2.5 --base-url http://127.0.0.1:8000/v1
 
 A JSONL line may be a trajectory document or an object holding one under
@@ -31,9 +32,23 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
     p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples")
     p.add_argument("--results-out", type=Path, default=None, help="JSONL input: write per-item results here")
+    p.add_argument("--workers", default="1", type=_workers,
+                   help="JSONL input, reference judge: worker processes ('auto': one per core; default 1)")
     p.add_argument("--model", default=None, help="LLM judge: model name (else MEDGYM_LLM_MODEL/OPENAI_MODEL)")
     p.add_argument("--base-url", default=None, help="LLM judge: OpenAI-compatible base URL")
     p.set_defaults(func=run)
+
+
+def _workers(value: str) -> int | str:
+    if value == "auto":
+        return value
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer or 'auto', got {value!r}")
+    return n
 
 
 def _judge(args: argparse.Namespace):
@@ -80,11 +95,14 @@ def _run_many(args: argparse.Namespace, path: Path, judge) -> int:
 
     results: list[JudgeResult] = []
     failures: list[dict[str, Any]] = []
-    for line_no, obj in _read_jsonl(path):
+    lines = _read_jsonl(path)
+    readable = [obj for _n, obj in lines if not isinstance(obj, Exception)]
+    judged = iter(judge.judge_many(readable, workers=args.workers))
+    for line_no, obj in lines:
         if isinstance(obj, Exception):
             res = JudgeResult(status="error", reason=str(obj), judge=judge.name, judge_version=judge.version)
         else:
-            res = judge.judge(obj)
+            res = next(judged)
         if res.status != "ok":
             failures.append({"line": line_no, "status": res.status, "reason": res.reason})
         results.append(res)

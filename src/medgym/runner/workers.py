@@ -40,24 +40,13 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from medgym.forking import after_fork, cores, fork_available
 from medgym.knowledge_base.case_bank import CaseBank
 from medgym.runner.config import RunConfig
 from medgym.runner.grid import EpisodeSpec
 from medgym.runner.threads import run_threads
 
 _PR_SET_PDEATHSIG = 1
-
-
-def fork_available() -> bool:
-    return "fork" in mp.get_all_start_methods() and sys.platform.startswith("linux")
-
-
-def cores() -> int:
-    """CPUs this process may run on (respects taskset/cgroup affinity)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def effective_workers(config: RunConfig, n_todo: int) -> int:
@@ -95,11 +84,7 @@ def _child_setup(share: float, parent_pid: int) -> None:
     """Make the forked interpreter safe and fair to use."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent owns Ctrl-C
     _die_with_parent(parent_pid)
-    if "torch" in sys.modules:
-        # libgomp's thread pool does not survive fork: a child that used it after the
-        # parent had would hang. One intra-op thread per worker is also the right share
-        # of a machine that runs one worker per core.
-        sys.modules["torch"].set_num_threads(1)
+    after_fork()  # torch's thread pool does not survive fork (see medgym.forking)
     from medgym.llm.limits import set_process_share
 
     set_process_share(share)

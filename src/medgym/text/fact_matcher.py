@@ -222,6 +222,53 @@ def _alias_body(alias: str) -> str:
     return _SEP.join(re.escape(p) for p in parts if p)
 
 
+def _first_char_dispatch(bodies: list[str]) -> str:
+    """The alternation of ``bodies`` (in order), regrouped by first character so the regex
+    engine skips every alias that cannot start at a position.
+
+    Why: a plain case-insensitive alternation of a thousand aliases (the general lexicon)
+    makes ``re`` try every alias at every word start (its fast first-character check only
+    works on case-sensitive literals and classes), about 4 ms per reply. Grouped as
+    ``(?-i:[kK<non-ASCII>])(?<=k)(?:rest1|rest2...)``, each group opens with a
+    case-sensitive class the engine checks in one step; the look-behind then re-checks the
+    character case-insensitively, so a non-ASCII case variant ("K", the Kelvin sign) is
+    matched exactly as before. Within a group the aliases keep their order (longest
+    first), and two groups can never both match at one position, so the same alias wins
+    at the same place: the matches are identical to the plain alternation's. Where that
+    could not hold (two first characters that match each other case-insensitively), the
+    plain alternation is kept.
+    """
+    groups: dict[str, list[str]] = {}
+    for body in bodies:
+        unit = body[:2] if body.startswith("\\") else body[:1]
+        groups.setdefault(unit[-1].lower(), []).append(body[len(unit):])
+    firsts = list(groups)
+    if any(
+        re.fullmatch(re.escape(a), b, re.IGNORECASE) for i, a in enumerate(firsts) for b in firsts[i + 1 :]
+    ):
+        return "|".join(bodies)
+    out = []
+    for c, rests in groups.items():
+        out.append(rf"(?-i:{_ascii_variants_or_other(c)})(?<={re.escape(c)})(?:{'|'.join(rests)})")
+    return "|".join(out)
+
+
+def _ascii_variants_or_other(c: str) -> str:
+    """A class matching ``c``'s ASCII case variants and every non-ASCII character, written
+    as the negation of the other ASCII characters: a positive range up to U+10FFFF costs
+    ``re`` a pass over every code point when it compiles the class."""
+    keep = {ord(v) for v in {c, c.upper(), c.lower()} if len(v) == 1 and ord(v) < 0x80}
+    ranges: list[tuple[int, int]] = []
+    for code in range(0x80):
+        if code in keep:
+            continue
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
+    return "[^" + "".join(f"\\x{a:02x}-\\x{b:02x}" for a, b in ranges) + "]"
+
+
 class Lexicon:
     """Many (item, names) pairs compiled into one alternation regex, longest names first."""
 
@@ -239,7 +286,7 @@ class Lexicon:
         aliases = sorted(self._by_alias, key=len, reverse=True)
         # One shared boundary/plural wrapper around the alternation: same matches as
         # "|".join(alias_pattern(a)), but the engine checks the boundary once per position.
-        bodies = "|".join(_alias_body(a) for a in aliases)
+        bodies = _first_char_dispatch([_alias_body(a) for a in aliases])
         self._re = re.compile(rf"(?<![\w])(?:{bodies})(?:s|es)?(?![\w])", re.IGNORECASE) if aliases else None
 
     @staticmethod
