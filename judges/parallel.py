@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing as mp
+import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -40,6 +41,7 @@ CHUNKS_PER_WORKER = 4
 # Set in the parent just before the pool forks; the children read it from their copy of
 # the parent's memory, so trajectories and the warmed judge are never pickled.
 _SHARED: tuple[BaseJudge, Sequence[TrajectoryLike]] | None = None
+_SHARED_LOCK = threading.Lock()  # one pool at a time per process: _SHARED is process-wide
 
 
 def resolve_workers(workers: int | str) -> int:
@@ -94,25 +96,32 @@ def judge_in_processes(judge: BaseJudge, items: Sequence[TrajectoryLike], worker
     workers = min(workers, len(items))
     chunks = chunk_by_case(items, max(1, math.ceil(len(items) / (workers * CHUNKS_PER_WORKER))))
     out: list[JudgeResult | None] = [None] * len(items)
-    _SHARED = (judge, items)
-    try:
-        with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork"), initializer=after_fork) as pool:
-            futures = [pool.submit(_judge_chunk, c) for c in chunks]
-            try:
-                for fut in as_completed(futures):
-                    for i, res in fut.result():
-                        out[i] = res
-            except BrokenProcessPool as exc:
-                reason = f"judge worker process died before this item was returned ({exc})"
-                for i, res in enumerate(out):
-                    if res is None:
-                        out[i] = _lost(judge, items[i], reason)
-    finally:
-        _SHARED = None
+    with _SHARED_LOCK:
+        _SHARED = (judge, items)
+        try:
+            _run_pool(judge, items, chunks, workers, out)
+        finally:
+            _SHARED = None
     missing = [i for i, r in enumerate(out) if r is None]
-    if missing:  # every chunk is either returned or marked lost above
+    if missing:  # every chunk is either returned or marked lost in _run_pool
         raise RuntimeError(f"judge_in_processes: no result for items {missing[:10]}")
     return out  # type: ignore[return-value]
+
+
+def _run_pool(judge: BaseJudge, items: list[TrajectoryLike], chunks: list[list[int]], workers: int,
+              out: list[JudgeResult | None]) -> None:
+    """Fill ``out`` from a pool of forked workers; a broken pool marks every item not yet returned."""
+    with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork"), initializer=after_fork) as pool:
+        futures = [pool.submit(_judge_chunk, c) for c in chunks]
+        try:
+            for fut in as_completed(futures):
+                for i, res in fut.result():
+                    out[i] = res
+        except BrokenProcessPool as exc:
+            reason = f"judge worker process died before this item was returned ({exc})"
+            for i, res in enumerate(out):
+                if res is None:
+                    out[i] = _lost(judge, items[i], reason)
 
 
 def _lost(judge: BaseJudge, obj: TrajectoryLike, reason: str) -> JudgeResult:
