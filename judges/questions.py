@@ -739,6 +739,16 @@ def _analyte_at_start(text: str) -> bool:
     return any(s == 0 for s, _ in _analyte_spans(text))
 
 
+_SPECIMEN_FIRST = re.compile(r"^(?:serum|plasma|blood|venous|capillary|urine|urinary)\s+", re.I)
+
+
+def _opens_with_analyte(text: str) -> bool:
+    """A plan bullet that names an analyte first, after an optional specimen word ("Serum ferritin"),
+    and is not care of it ("Potassium replacement")."""
+    t = _SPECIMEN_FIRST.sub("", text.strip())
+    return _analyte_at_start(t) and not _ANALYTE_CARE.match(t)
+
+
 # "Needs glucose control", "needs potassium replacement": care of the analyte, not a test of it
 _ANALYTE_CARE = re.compile(r"^[\w/+-]+(?:\s+[\w/+-]+)?\s+(?:control|management|replacement|correction|lowering|supplement\w*)\b", re.I)
 
@@ -957,8 +967,9 @@ class QuestionReader:
                     not req and seg.bullet and cut is None and (
                         seg.section in ("body", "diagnosis")
                         # under a plan heading only a bullet that opens with the test ("CTPA today", "Erect PA
-                        # CXR now"), not a list of treatments with a test in it ("IVF, NPO, trend LFTs")
-                        or (seg.section == "plan" and _opens_with_test(seg.text))
+                        # CXR now"), not a list of treatments with a test in it ("IVF, NPO, trend LFTs"); round
+                        # 64b: or with an analyte, specimen first or not ("Serum ferritin", "Reticulocytes")
+                        or (seg.section == "plan" and (_opens_with_test(seg.text) or _opens_with_analyte(seg.text)))
                     )
                     and self._bare_test_item(tc, seg.text)
                 ):

@@ -13,7 +13,7 @@ The tests marked "fails on a5fbd10" fail on the session-28 final judge; the othe
 
 from __future__ import annotations
 
-from rules_support import claims_of
+from rules_support import claims_of, judge_replies
 
 LTG = "neur-103-lamotrigine-contraceptive"
 ECTOPIC = "obgyn-208-ectopic-pregnancy"
@@ -61,3 +61,20 @@ def test_released_dipstick_results_in_short_form_stay_supported():
 def test_flexor_plantars_stay_the_case_reflex_fact():
     claims = claims_of(GBS, ["GBS. Plantars flexor, areflexic."])
     assert [(c.item, c.status) for c in claims] == [("reflexes", "supported")]
+
+
+# Round 64b: a plan bullet that opens with an analyte, specimen word first or not, is an order for it, as one
+# that opens with a named investigation already was ("**Next**\n1. Serum ferritin" asks for the withheld ferritin).
+LEAD = "peds-210-lead-poisoning"
+_NEXT = "**Assessment**\nThis is lead poisoning.\n\n**Next**\n1. {item}\n2. Does he attend a nursery?"
+
+
+def test_a_plan_bullet_naming_an_analyte_requests_it():  # fails on a5fbd10
+    r = judge_replies(LEAD, "O", [_NEXT.format(item="Serum ferritin")])
+    assert "Serum ferritin" in [q.span.text for q in r.annotations.questions]
+    assert [g.detected for g in r.annotations.gaps if g.fact_id == "ferritin"] == [True]
+
+
+def test_a_plan_bullet_caring_for_an_analyte_is_not_a_request():
+    r = judge_replies(LEAD, "O", [_NEXT.format(item="Potassium replacement")])
+    assert "Potassium replacement" not in [q.span.text for q in r.annotations.questions]
