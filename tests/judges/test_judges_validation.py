@@ -121,7 +121,8 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
 # and 0.8345; with 226-229 joined after their one scoring (230 sets, 3861 trajectories): 0.8581, 0.7644, 0.8586
 # and 0.8336.
 # Session 29: with 230-233 joined after their one scoring (234 sets, 3925 trajectories), the session-28 judge fits
-# initiation 0.8582, propagation 0.7640, interaction 0.8599 and update 0.8328 (update's floor, 0.83, is the closest).
+# initiation 0.8582, propagation 0.7640, interaction 0.8599 and update 0.8328 (update's floor, 0.83, is the closest);
+# after rounds 64-64b (vocabulary; plan bullets naming an analyte): 0.8585, 0.7647, 0.8607 and 0.8328.
 TUNING_FLOORS = {"initiation": 0.84, "propagation": 0.71, "interaction": 0.82, "diagnosis_update": 0.83}
 
 
