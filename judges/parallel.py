@@ -22,6 +22,7 @@ import math
 import multiprocessing as mp
 import threading
 import time
+import warnings
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -84,10 +85,14 @@ def _judge_chunk(indices: list[int]) -> list[tuple[int, JudgeResult]]:
 def judge_in_processes(judge: BaseJudge, items: Sequence[TrajectoryLike], workers: int) -> list[JudgeResult]:
     """``judge.judge`` over ``items`` in ``workers`` forked processes; results in input order.
 
-    Falls back to this process when there is one worker, one item, or no ``fork``.
+    Falls back to this process when there is one worker or one item, and, with a warning (as the
+    batch runner does), where ``fork`` is unavailable.
     """
     global _SHARED
     items = list(items)
+    if workers > 1 and not fork_available():
+        warnings.warn(f"workers={workers} needs the 'fork' start method (Linux); judging in one process",
+                      RuntimeWarning, stacklevel=3)
     if workers <= 1 or len(items) < 2 or not fork_available():
         return [judge.judge(t) for t in items]
     warm = getattr(judge, "warm_up", None)

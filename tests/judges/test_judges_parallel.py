@@ -111,3 +111,12 @@ def test_the_llm_judge_refuses_worker_processes(trajectories):
     judge = get_judge("llm", config=LLMConfig(base_url="http://127.0.0.1:9/v1", model="m", max_retries=0))
     with pytest.raises(MedgymError, match="cannot run in worker processes"):
         judge.judge_many(trajectories[:2], workers=2)
+
+
+def test_without_fork_it_warns_and_judges_in_one_process(trajectories, monkeypatch):
+    import medgym.judges.parallel as parallel
+
+    monkeypatch.setattr(parallel, "fork_available", lambda: False)
+    with pytest.warns(RuntimeWarning, match="needs the 'fork' start method"):
+        res = get_judge("reference").judge_many(trajectories[:2], workers=2)
+    assert [r.status for r in res] == ["ok", "ok"]
