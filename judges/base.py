@@ -171,7 +171,7 @@ class BaseJudge:
                 "concurrency and rate limits are per process; use workers=1, or the batch runner's "
                 "concurrency setting"
             )
-        return judge_in_processes(self, list(trajectories), n)
+        return judge_in_processes(self, trajectories, n)  # it takes the list once
 
 
 JUDGES: Registry[Callable[..., BaseJudge]] = Registry("judge")

@@ -23,7 +23,7 @@ import multiprocessing as mp
 import threading
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
@@ -82,7 +82,7 @@ def _judge_chunk(indices: list[int]) -> list[tuple[int, JudgeResult]]:
     return [(i, judge.judge(items[i])) for i in indices]
 
 
-def judge_in_processes(judge: BaseJudge, items: Sequence[TrajectoryLike], workers: int) -> list[JudgeResult]:
+def judge_in_processes(judge: BaseJudge, items: Iterable[TrajectoryLike], workers: int) -> list[JudgeResult]:
     """``judge.judge`` over ``items`` in ``workers`` forked processes; results in input order.
 
     Falls back to this process when there is one worker or one item, and, with a warning (as the
@@ -90,10 +90,11 @@ def judge_in_processes(judge: BaseJudge, items: Sequence[TrajectoryLike], worker
     """
     global _SHARED
     items = list(items)
-    if workers > 1 and not fork_available():
+    can_fork = fork_available()
+    if workers > 1 and not can_fork:
         warnings.warn(f"workers={workers} needs the 'fork' start method (Linux); judging in one process",
                       RuntimeWarning, stacklevel=3)
-    if workers <= 1 or len(items) < 2 or not fork_available():
+    if workers <= 1 or len(items) < 2 or not can_fork:
         return [judge.judge(t) for t in items]
     warm = getattr(judge, "warm_up", None)
     if callable(warm):
