@@ -1364,7 +1364,27 @@ _UNCHANGED_DX = re.compile(
     # as no diagnosis and later ones carry it (measured on 210 sets: 10 fixed, 8 lost), an open decision
     r"\b(?:my|our)\s+(?:overall\s+|working\s+|clinical\s+)?assessment\s+(?:still\s+)?(?:is\s+|remains\s+)?"
     r"(?:unchanged|stands|holds|the\s+same)\b|"
-    r"\bkeep\s+(?:that|this|it)\s+as\s+(?:the|my|our)\s+(?:working|leading)\s+diagnosis\b",
+    r"\bkeep\s+(?:that|this|it)\s+as\s+(?:the|my|our)\s+(?:working|leading)\s+diagnosis\b|"
+    # round 65: the diagnosis as the subject of a change denied ("The diagnosis does not change.", "My diagnosis
+    # doesn't change.") or as the object of one ("it does not alter the diagnosis", "It does not change the main
+    # diagnosis"). Not "my view": "My view is unchanged." alone is labelled both ways (sets 23, 180, 224)
+    r"\b(?:the|my|our)\s+(?:working\s+|main\s+|overall\s+|leading\s+)?(?:diagnosis|impression|assessment)\s+"
+    r"(?:does\s+not|doesn't|did\s+not|didn't|has\s+not|hasn't|will\s+not|won't)\s+change\b|"
+    r"\b(?:does\s+not|doesn't|do\s+not|don't|won't|will\s+not|wouldn't|would\s+not)\s+(?:change|alter)\s+"
+    r"(?:the|my|our)\s+(?:main|underlying|leading|working|overall)?\s*(?:diagnosis|impression)\b|"
+    # round 65: a result named as what sets off, completes or confirms the diagnosis already held ("a mature
+    # cystic teratoma, which is the likely trigger", "That is the trigger.", "completes the picture", "antibody
+    # positive - diagnosis confirmed", "AAT 0.3 and PiZZ make the diagnosis"; not "I cannot make the diagnosis
+    # without the OGTT")
+    r"\b(?:is|as)\s+the\s+(?:likely\s+|probable\s+|tumou?r\s+|underlying\s+)?trigger\b|"
+    r"\bcompletes\s+the\s+picture\b|\bdiagnosis\s+(?:is\s+|now\s+)?confirmed\b|"
+    r"(?<!\bnot\s)(?<!cannot\s)(?<!can't\s)(?<!unable\sto\s)\bmakes?\s+the\s+diagnosis\b(?!\s+without)|"
+    # round 65: a reply that says it keeps what it favoured, mid-reply as well as at its start ("MRI: ... Still
+    # favor a variceal source", "I still think most of this is artifact", "Still treating as septic pending cx",
+    # "primary psychosis remains the dx", "A stone remains most likely", "still points to a compressive lesion")
+    r"\bstill\s+(?:favou?r|favou?ring|think|suspect|treat(?:ing)?\s+(?:this\s+|it\s+|him\s+|her\s+)?as)\b|"
+    r"\bremains?\s+(?:the\s+)?(?:dx|diagnosis|source|cause|most\s+likely|likeliest|primary)\b|"
+    r"\bstill\s+(?:the\s+)?most\s+likely\b|\bstill\s+(?:fits?|points?)\b",
     re.I,
 )
 
