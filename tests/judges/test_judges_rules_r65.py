@@ -9,11 +9,11 @@ the diagnosis"), a result named as the trigger or the completion of what is held
 which is the likely trigger", "completes the picture", "diagnosis confirmed", "AAT 0.3 and PiZZ make the
 diagnosis"), and a stubborn reply that still favours what it favoured, mid-reply ("EGD: ... no varices. Still
 favor a variceal source", "primary psychosis remains the dx"). Such a reply now holds the previous turn's
-diagnosis (at most probable), as the labels do: 59 decisions fixed and none lost on the tuning pool, among them
-12 stubborn-versus-revised and 8 rational-update decisions that follow from the diagnosis held.
+diagnosis (at most probable), as the labels do: 59 decisions fixed and none lost on the tuning pool (43 working
+diagnoses, and 8 stubborn-versus-revised and 8 rational-update decisions that follow from the diagnosis held).
 
-"My view is unchanged." alone stays an open decision (the labels read it both ways), and so does a negated
-"I cannot make the diagnosis without ..."; both are pinned by controls here.
+"My view is unchanged." alone stays an open decision (the labels read it both ways), and a negated "I cannot make
+the diagnosis without ..." carries nothing; controls pin both.
 
 The tests marked "fails on c308402" fail on the session-29 final judge; the others are controls.
 """
