@@ -190,6 +190,8 @@ _ANTONYM_PAIRS = [
     ("positive", "negative"), ("pos", "negative"), ("neg", "positive"),
     # a sign the examination found absent: "cremasteric reflex present" (or "preserved", "intact") against "is absent"
     ("present", "absent"), ("preserved", "absent"), ("intact", "absent"),
+    # round 66: the pattern of emphysema ("CT: centrilobular emphysema" where the HRCT shows panlobular)
+    ("centrilobular", "panlobular"),
 ]
 _ANTONYMS = _ANTONYM_PAIRS + [(b, a) for a, b in _ANTONYM_PAIRS]
 

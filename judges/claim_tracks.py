@@ -146,3 +146,33 @@ def follow_invented_findings(claims: list[Claim], retractions: list[Retraction])
             c.rule += f"; the invented finding {c.span.text!r} follows its track {head}"
             c.key = head
     _follow_withdrawals(retractions, renamed)
+
+
+def follow_invented_reports(claims: list[Claim], retractions: list[Retraction]) -> None:
+    """Give an unsupported claim on a case fact that names the fact again without its invented detail the key of
+    the earlier invented claim on that fact (in place; withdrawals follow the new keys).
+
+    A case fact's key carries whether the claim agrees with the case's statement ("x" for a conflict, "=" for
+    none), so "CT: upper-lobe centrilobular emphysema" (against the HRCT's panlobular pattern) and, a turn
+    later, "emphysema on CT" start two tracks, while the labels read the same invented scan repeated (round
+    66). Only an unsupported "=" claim follows, and only when the fact has no "=" track of its own earlier: a
+    claim that agrees with a released statement is supported and never joins an invention."""
+    invented = sorted(
+        (c for c in claims if c.kind == "factual" and c.hallucinated and c.key.startswith("fact:")),
+        key=lambda c: (c.turn, c.span.start or 0),
+    )
+    first: dict[str, int] = {}
+    for c in invented:
+        first.setdefault(c.key, c.turn)
+    renamed: dict[str, str] = {}
+    for c in invented:
+        if c.status != "unsupported" or not c.key.endswith(":=") or first[c.key] < c.turn:
+            continue
+        head = c.key[:-1] + "x"
+        if first.get(head, c.turn) < c.turn:
+            renamed[c.key] = head
+    for c in claims:
+        if c.key in renamed:
+            c.rule += f"; the invented report {c.span.text!r} follows its track {renamed[c.key]}"
+            c.key = renamed[c.key]
+    _follow_withdrawals(retractions, renamed)

@@ -26,7 +26,11 @@ from typing import Any
 
 from medgym.envs.trajectory import Trajectory
 from medgym.judges.base import BaseJudge
-from medgym.judges.claim_tracks import follow_invented_findings, follow_invented_values
+from medgym.judges.claim_tracks import (
+    follow_invented_findings,
+    follow_invented_reports,
+    follow_invented_values,
+)
 from medgym.judges.claims import ClaimExtractor
 from medgym.judges.context import TrajectoryContext
 from medgym.judges.contradictions import contradiction_decisions
@@ -131,6 +135,7 @@ class ReferenceJudge(BaseJudge):
         extractor.earlier = []
         follow_invented_values(claims, retractions)
         follow_invented_findings(claims, retractions)
+        follow_invented_reports(claims, retractions)
 
         # final evidence
         last = ctx.turns[-1] if ctx.turns else None

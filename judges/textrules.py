@@ -634,7 +634,9 @@ FINDING_RX = re.compile(
     r"clots?|emboli|masse?s?|lesions?|fractures?|halo|elevation|depression|bronchograms?|stones?|calculi|"
     r"hydronephrosis|oedema|edema|collection|abscess|narrowing|occlusion|stenosis|blockage|dilatation|strain|"
     r"inversions?|akinesis|hypokinesis|dyskinesis|nodules?|enhancement|thickening|ha?emorrhage|cysts?|flap|"
-    r"aneurysms?|pneumothorax|cardiomegaly)\b",
+    r"aneurysms?|pneumothorax|cardiomegaly|"
+    # round 66: findings of a chest or staging study ("CT: basal panlobular emphysema")
+    r"emphysema|bronchiectasis|fibrosis|atelectasis)\b",
     re.I,
 )
 # "PT prolonged": a clotting time above its range
