@@ -391,6 +391,23 @@ _UNTIL_BEFORE = re.compile(
     r"(?:[\w-]+\s+){0,4}$",
     re.I,
 )
+# round 67: a sign to be watched for ("Plt 26, watch for bleeding", "monitor for signs of cerebral oedema", "safety-net
+# for fever"): what may come, not a finding
+_WATCH_FOR_BEFORE = re.compile(
+    r"\b(?:watch(?:ing)?|monitor(?:ing)?|observe|observing|look(?:ing)?\s+out|safety-?net(?:ting)?|vigilant|"
+    r"warn(?:ed)?(?:\s+(?:him|her|them|the\s+family|the\s+parents))?|alert)\s+(?:closely\s+|carefully\s+)?for\s+"
+    r"(?:any\s+|further\s+|new\s+|early\s+|(?:clinical\s+)?signs?\s+of\s+|symptoms?\s+of\s+)*$",
+    re.I,
+)
+# round 67: what a test ordered on a line is for ("- CT KUB for stone burden/nephrocalcinosis", "MRI pelvis to look
+# for a teratoma"): the line opens with the study and the mention is its purpose
+_PURPOSE_LINE_BEFORE = re.compile(
+    r"^[\s\-*•]*(?:\d+[.)]\s*)?(?:(?:repeat|urgent|non-?contrast|contrast|plain)\s+)?"
+    r"(?:CT|HRCT|CTPA|CTA|MRI|MRA|MRCP|PET(?:-CT)?|US|USS|ultrasound|X-?ray|CXR|AXR|DEXA|DXA|echo\w*|ECG|EEG|"
+    r"sestamibi|biopsy|scan|OGD|EGD|colonoscopy|endoscopy)\b[^.;:]{0,40}?\s+(?:for|to\s+(?:look\s+for|assess|exclude|"
+    r"rule\s+out|check\s+for|quantify|stage))\s+[^.;:]{0,60}$",
+    re.I,
+)
 # round 57: the specimen of a culture ordered ("BCx x2, sputum cx"), the activity of a known disease ("not a lupus
 # flare", "no serological lupus activity") and a diagnosis set aside with "this is not" ("this is not autoimmune
 # hemolysis", "this isn't just a contaminated fingerstick", "lead poisoning and not iron deficiency alone")
@@ -482,6 +499,10 @@ def _blocked(
         return "the specimen of a culture ('sputum cx'), not a finding"
     if not numeric and (_ACTIVITY_AFTER.match(text[end : end + 15]) or _NOT_THIS_BEFORE.search(text[max(0, pos - 100) : pos])):
         return "a diagnosis or its activity set aside ('not a lupus flare', 'this is not autoimmune hemolysis')"
+    if not numeric and _PURPOSE_LINE_BEFORE.search(text[text.rfind("\n", 0, pos) + 1 : pos]):
+        return "what a test ordered on the line is for ('CT KUB for stone burden/nephrocalcinosis'), not a result"
+    if not numeric and _WATCH_FOR_BEFORE.search(text[max(0, pos - 50) : pos]):
+        return "a sign to be watched for ('watch for bleeding'), not a finding"
     if not numeric and (_UNTIL_BEFORE.search(text[max(0, pos - 50) : pos]) or _MEANS_AFTER.match(text[end : end + 40])):
         return "a test awaited or planned ('until the histology is back', 'CT head to exclude bleeding'), not a result"
     if numeric and _ORDER_LINE.search(text) and (

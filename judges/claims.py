@@ -613,6 +613,15 @@ _CRITERION = re.compile(
 )
 
 
+# round 67: a test that opens a line and is followed by what it is for ("CT KUB for stone burden", "Sestamibi +
+# neck US for localization", "MRI to stage"): an order; a result is not written this way
+_PURPOSE_AFTER = re.compile(
+    r"^\s*(?:\([^)]{0,40}\)\s*)?(?:for|to\s+(?:assess|look|exclude|rule|check|evaluate|quantify|stage|confirm|"
+    r"locali[sz]e|characteri[sz]e))\b(?!\s+(?:a|an|the|\d+|several|some|two|three)\s+(?:days?|weeks?|months?|years?|hours?)\b)",
+    re.I,
+)
+
+
 _REPORT_VERB = re.compile(r"\b(?:shows?|showed|reveals?|revealed|demonstrat\w+|with|finds?|found|confirms?|"
                           r"consistent\s+with)\b", re.I)
 
@@ -1904,6 +1913,10 @@ class ClaimExtractor:
                 positional = True  # "extreme delta brush on EEG": an alias that is a finding of the report
             if not positional and fact is not None and fact.category == FactCategory.imaging:
                 positional = bool(_FOUND_ON_BEFORE.search(before))  # "the emphysema on his HRCT"
+            if not text[:s].strip(" -*•\t0123456789.)") and _PURPOSE_AFTER.match(text[e:]) and not (
+                RESULT_RX.search(text[e:]) or neg
+            ):
+                return None  # round 67: "- CT KUB for stone burden/nephrocalcinosis": a line ordering the test
             plus = _PLUS_RESULT.match(text[e:])  # "QuantiFERON +, TST 15 mm", "leuc ++": a positive result
             if not (RESULT_RX.search(clause) or neg or positional or plus or re.search(r"\b(?:no|without)\b", clause, re.I)):
                 return None
