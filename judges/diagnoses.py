@@ -297,7 +297,10 @@ _HISTORY_BEFORE = re.compile(
 # the patient's history. (The claim layer's _FAMILY_OF is narrower on purpose: the labels claim "grandmother w/ pulm
 # TB" as the patient's TB contact.)
 _RELATIVE_CONDITION_BEFORE = re.compile(
-    rf"\b(?:family\s+history\s+of|(?:{'|'.join(RELATIVES)}|relative)s?(?:'s)?\s+(?:w/|with|has|have|had|"
+    # round 68: a note's family history ("FHx T2DM (father)", "Family hx: premature MI"); not "FH" alone, the
+    # familial hypercholesterolaemia of the lipid case
+    rf"\b(?:family\s+history\s+of|(?:FHx|F/H|fam(?:ily)?\s+(?:hx|history))(?:\s+of|\s*[:\-–—])?|"
+    rf"(?:{'|'.join(RELATIVES)}|relative)s?(?:'s)?\s+(?:w/|with|has|have|had|"
     r"died\s+(?:of|from)|diagnosed\s+with))\s+(?!(?:seen|noticed|heard|said|reported|told|observed|watched|been)\b)"
     r"(?:[\w\-]+\s+){0,3}$",
     re.I,
