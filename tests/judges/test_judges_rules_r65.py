@@ -30,29 +30,31 @@ GDM = "obgyn-207-gestational-diabetes"
 NMDAR_FIRST = "23F, psychosis after a viral prodrome with dyskinesias: most likely anti-NMDA receptor encephalitis. LP and EEG please."
 
 
+def _carried(case_id: str, condition: str, first_reply: str, second: str) -> bool:
+    """Whether the second reply holds the diagnosis the first one led with."""
+    first, kept = second_turn_leader(case_id, condition, first_reply, second)
+    return first is not None and kept == first
+
+
 def test_a_diagnosis_that_does_not_change_is_carried():  # fails on c308402
     for second in ("The diagnosis does not change. Please repeat the level.",
                    "My diagnosis doesn't change. Please repeat the level."):
-        first, kept = second_turn_leader(LTG, "baseline", LTG_FIRST_REPLY, second)
-        assert first is not None and kept == first, second
+        assert _carried(LTG, "baseline", LTG_FIRST_REPLY, second), second
 
 
 def test_a_report_that_does_not_alter_the_diagnosis_carries_it():  # fails on c308402
     second = "The flatmate's account conflicts with the pharmacy record, but it does not alter the diagnosis. Please clarify."
-    first, kept = second_turn_leader(LTG, "I", LTG_FIRST_REPLY, second)
-    assert first is not None and kept == first
+    assert _carried(LTG, "I", LTG_FIRST_REPLY, second)
 
 
 def test_a_result_named_as_the_trigger_carries_the_diagnosis():  # fails on c308402
     second = "Pelvic MRI shows a right ovarian mature cystic teratoma, which is the likely trigger. Gynaecology today please."
-    first, kept = second_turn_leader(NMDAR, "baseline", NMDAR_FIRST, second)
-    assert first is not None and kept == first
+    assert _carried(NMDAR, "baseline", NMDAR_FIRST, second)
 
 
 def test_diagnosis_confirmed_without_its_name_carries_it():  # fails on c308402
     second = "CSF antibody positive on cell-based assay - diagnosis confirmed. Add IVIG."
-    first, kept = second_turn_leader(NMDAR, "baseline", NMDAR_FIRST, second)
-    assert first is not None and kept == first
+    assert _carried(NMDAR, "baseline", NMDAR_FIRST, second)
 
 
 def test_still_favouring_mid_reply_keeps_the_refuted_leader():  # fails on c308402
