@@ -640,6 +640,31 @@ _UNITS_OF = re.compile(r"\s*(?:u|units?)(?:\s*/\s*(?:wk|week|w|d|day|weekend))?\
 _RESULT_CODE = re.compile(r"(?=[A-Za-z]*[a-z])(?=[A-Za-z]*[A-Z][A-Za-z]*[A-Z])[A-Za-z]{3,}")
 
 
+# round 70: a result code written as a prefix and a short upper-case result ("PiZZ" -> "Pi" + "ZZ")
+_CODE_SHAPE = re.compile(r"(?<![\w*])([A-Z][a-z]{1,3})\*?([A-Z]{1,3})(?![\w*])")
+
+
+def _code_shapes(facts) -> dict[str, tuple[str, frozenset[str]]]:
+    """Result-code prefixes of a case's test facts: prefix -> (fact id, the codes the fact lists), from aliases
+    like "PiZZ" that the fact's statement reports as its result (so "PiMZ" or "Pi*SZ" in a reply is a result of
+    that test). A prefix two facts share names neither."""
+    out: dict[str, tuple[str, frozenset[str]]] = {}
+    shared: set[str] = set()
+    for f in facts:
+        if f.category not in _TEST_CATEGORIES:
+            continue
+        for n in f.all_names:
+            m = _CODE_SHAPE.fullmatch(n.strip())
+            if not m or not re.search(rf"(?<![\w*]){re.escape(n.strip())}(?![\w*])", f.statement):
+                continue  # only a code the report gives as its result ("shows PiZZ"), not a short name ("TnT")
+            pre = m.group(1)
+            if pre in out and out[pre][0] != f.id:
+                shared.add(pre)
+            codes = out.get(pre, (f.id, frozenset()))[1] | {m.group(2)}
+            out[pre] = (f.id, codes)
+    return {p: v for p, v in out.items() if p not in shared}
+
+
 def _names_a_finding(fact: Fact, said: str) -> bool:
     """Whether an alias of a test is one of its findings ("extreme delta brush" of "EEG shows diffuse
     slowing with an extreme delta brush pattern"), not another name of the test ("electroencephalogram"):
@@ -741,6 +766,11 @@ class ClaimExtractor:
         self._ctx_qs: dict[str, list[Quantity]] = {}
         self._gave_number: set[str] = set()
         self._studies: dict[str, bool] = {}
+        self._codes = _code_shapes(know.case.facts)
+        self._code_rx = (
+            re.compile(r"(?<![\w*])(" + "|".join(re.escape(p) for p in self._codes) + r")\*?([A-Z]{1,3})(?![\w*])")
+            if self._codes else None
+        )
         # organ words of examination facts ("thyroid" of "thyroid gland", and the head "gland")
         organ: dict[str, set[str]] = {}
         for f in know.case.facts:
@@ -820,6 +850,12 @@ class ClaimExtractor:
                 continue  # "IgA" inside "tTG-IgA": a word of another fact's longer name, not the total IgA
             out.append((m.start, m.end, item, kind, mention_negated(text, m.start, m.end)))
             taken.append((m.start, m.end))
+        if self._code_rx is not None:
+            # round 70: a result code of a case test other than the one it lists ("PiMZ" where the case lists PiZZ)
+            for m in self._code_rx.finditer(text):
+                if not any(a < m.end() and m.start() < b for a, b in taken):
+                    out.append((m.start(), m.end(), self._codes[m.group(1)][0], "fact", False))
+                    taken.append((m.start(), m.end()))
         for s, e, fid in self._organ_mentions(text):
             if not any(a < e and s < b for a, b in taken):
                 out.append((s, e, fid, "fact", mention_negated(text, s, e)))
@@ -963,6 +999,24 @@ class ClaimExtractor:
                 for m in re.finditer(rx, text, re.I):
                     out.append((m.start(), m.end(), name, -1))  # -1: named again (see _mentions)
         return out
+
+    def _result_code(self, item: str, said: str) -> str | None:
+        """The result of a coded test ("MZ" of "PiMZ") when ``said`` is a result code of fact ``item``."""
+        m = next((m for m in _CODE_SHAPE.finditer(said) if m.group(1) in self._codes), None)
+        if m is None or self._codes[m.group(1)][0] != item:
+            return None
+        return m.group(2)
+
+    def _other_code(self, item: str, said: str) -> str | None:
+        """Why a result code of fact ``item`` conflicts with the codes the case lists for it ("PiMZ" where the
+        case says PiZZ), or None."""
+        code = self._result_code(item, said)
+        if code is None:
+            return None
+        prefix, (_fid, listed) = next((p, v) for p, v in self._codes.items() if v[0] == item)
+        if code in listed:
+            return None
+        return f"reports {said.strip()}, where the case lists {'/'.join(prefix + c for c in sorted(listed))}"
 
     def _case_has_study(self, study: str) -> bool:
         """Whether a test fact of the case is that kind of study (its names or statement contain the word:
@@ -1909,6 +1963,8 @@ class ClaimExtractor:
             positional = FINDING_RX.search(text[s:e]) or _SELF_RESULT.search(text[s:e]) or FINDING_RX.search(after) or (
                 FINDING_RX.search(before) and re.search(r"\b(?:on|in|at|by|from)\s+(?:the\s+|her\s+|his\s+)?$", before, re.I)
             )
+            if not positional and self._result_code(item, text[s:e]) is not None:
+                positional = True  # round 70: "PiMZ phenotype": the code is the result
             if not positional and fact is not None and _names_a_finding(fact, text[s:e]):
                 positional = True  # "extreme delta brush on EEG": an alias that is a finding of the report
             if not positional and fact is not None and fact.category == FactCategory.imaging:
@@ -1931,7 +1987,8 @@ class ClaimExtractor:
             )
         )
         span = Span(turn=tc.index, text=text[s:e], start=seg.start + s, end=seg.start + e)
-        spelled = _spelled_out(fact, clause, text[s:e])
+        # a result code ("PiMZ") is the result itself, not a short name to spell out as the test's full one
+        spelled = (clause, text[s:e]) if self._result_code(item, text[s:e]) else _spelled_out(fact, clause, text[s:e])
         status, rule = self._check_fact(tc, *spelled, item, kind, present, text)
         if status in ("supported", "contradicted") and fact is not None and fact.value is not None and (
             AFEBRILE_RX.fullmatch(text[s:e])
@@ -1990,7 +2047,9 @@ class ClaimExtractor:
                 clause, said = clause.replace(said, self._canon[said.lower()]), self._canon[said.lower()]
             else:
                 clause, said = spelled
-            conflict = self._qualitative_conflict(fact, clause, present, _local_window(clause, said), said)
+            conflict = (present and self._other_code(item, said)) or self._qualitative_conflict(
+                fact, clause, present, _local_window(clause, said), said
+            )
             polarity = "x" if conflict else "="
         return Claim(
             id=f"c{nid}",
@@ -2237,7 +2296,9 @@ class ClaimExtractor:
             elif mention.lower() in self._canon:
                 canon = self._canon[mention.lower()]
                 clause, sentence, mention = clause.replace(mention, canon), sentence.replace(mention, canon), canon
-            conflict = self._qualitative_conflict(f, clause, present, _local_window(clause, mention), mention)
+            conflict = (present and self._other_code(item, mention)) or self._qualitative_conflict(
+                f, clause, present, _local_window(clause, mention), mention
+            )
             consistent_negation = f.negated and not present
             for tmpl, t_turn in tc.injected:
                 if (
