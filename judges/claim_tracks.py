@@ -81,6 +81,16 @@ def follow_invented_values(claims: list[Claim], retractions: list[Retraction]) -
     _follow_withdrawals(retractions, renamed)
 
 
+def _rename_tracks(claims: list[Claim], retractions: list[Retraction], renamed: dict[str, str], what: str) -> None:
+    """Give every claim of a renamed key the key of the track it follows (saying so in its rule), and let
+    withdrawals follow."""
+    for c in claims:
+        if c.key in renamed:
+            c.rule += f"; the invented {what} {c.span.text!r} follows its track {renamed[c.key]}"
+            c.key = renamed[c.key]
+    _follow_withdrawals(retractions, renamed)
+
+
 def _follow_withdrawals(retractions: list[Retraction], renamed: dict[str, str]) -> None:
     """A withdrawal of a renamed key withdraws the track it now follows."""
     for r in retractions:
@@ -140,12 +150,7 @@ def follow_invented_findings(claims: list[Claim], retractions: list[Retraction])
             ):
                 renamed[c.key] = key
                 break
-    for c in claims:
-        if c.key in renamed:
-            head = renamed[c.key]
-            c.rule += f"; the invented finding {c.span.text!r} follows its track {head}"
-            c.key = head
-    _follow_withdrawals(retractions, renamed)
+    _rename_tracks(claims, retractions, renamed, "finding")
 
 
 def follow_invented_reports(claims: list[Claim], retractions: list[Retraction]) -> None:
@@ -171,8 +176,4 @@ def follow_invented_reports(claims: list[Claim], retractions: list[Retraction]) 
         head = c.key[:-1] + "x"
         if first.get(head, c.turn) < c.turn:
             renamed[c.key] = head
-    for c in claims:
-        if c.key in renamed:
-            c.rule += f"; the invented report {c.span.text!r} follows its track {renamed[c.key]}"
-            c.key = renamed[c.key]
-    _follow_withdrawals(retractions, renamed)
+    _rename_tracks(claims, retractions, renamed, "report")

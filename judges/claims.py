@@ -1000,20 +1000,24 @@ class ClaimExtractor:
                     out.append((m.start(), m.end(), name, -1))  # -1: named again (see _mentions)
         return out
 
-    def _result_code(self, item: str, said: str) -> str | None:
-        """The result of a coded test ("MZ" of "PiMZ") when ``said`` is a result code of fact ``item``."""
+    def _result_code(self, item: str, said: str) -> tuple[str, str] | None:
+        """(prefix, result) of a coded test ("Pi", "MZ" of "PiMZ") when ``said`` holds a result code of fact
+        ``item``. Asked of every claim on a fact: a case without coded tests (all but one) answers at once."""
+        if not self._codes:
+            return None
         m = next((m for m in _CODE_SHAPE.finditer(said) if m.group(1) in self._codes), None)
         if m is None or self._codes[m.group(1)][0] != item:
             return None
-        return m.group(2)
+        return m.group(1), m.group(2)
 
     def _other_code(self, item: str, said: str) -> str | None:
         """Why a result code of fact ``item`` conflicts with the codes the case lists for it ("PiMZ" where the
         case says PiZZ), or None."""
-        code = self._result_code(item, said)
-        if code is None:
+        coded = self._result_code(item, said)
+        if coded is None:
             return None
-        prefix, (_fid, listed) = next((p, v) for p, v in self._codes.items() if v[0] == item)
+        prefix, code = coded
+        listed = self._codes[prefix][1]
         if code in listed:
             return None
         return f"reports {said.strip()}, where the case lists {'/'.join(prefix + c for c in sorted(listed))}"
