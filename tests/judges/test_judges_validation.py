@@ -72,8 +72,8 @@ def test_labels_cover_every_node(items):
 
 
 # Every labelled set has been scored once and then tuned on (docs/judges.md, "Honest estimates"), so
-# agreement on them is a regression check of the fit, not an estimate. It pools every tuning set (238 sets,
-# 3989 trajectories at the start of session 30): on the first set alone one question ("Does he own any pets?") is the only irrelevant
+# agreement on them is a regression check of the fit, not an estimate. It pools every tuning set (242 sets,
+# 4053 trajectories at the start of session 31): on the first set alone one question ("Does he own any pets?") is the only irrelevant
 # one, and a single miss moves follow-up macro-F1 by 0.25. Initiation, propagation and (on these sets)
 # interaction have never reached
 # the target even on the tuning sets; their floors guard the current fit and are not the target.
@@ -93,7 +93,8 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
     "190", "191", "192", "193", "194", "195", "196", "197", "198", "199", "200", "201",
     "202", "203", "204", "205", "206", "207", "208", "209", "210", "211", "212", "213",
     "214", "215", "216", "217", "218", "219", "220", "221", "222", "223", "224", "225",
-    "226", "227", "228", "229", "230", "231", "232", "233", "234", "235", "236", "237"))]
+    "226", "227", "228", "229", "230", "231", "232", "233", "234", "235", "236", "237",
+    "238", "239", "240", "241"))]
 # diagnosis update: its union macro-F1 counts the "no diagnosis" / "outside name" classes, which the labels of
 # 94-101 never use (F1 0 by construction); the classes the labels do use average 0.89-0.96 on every fresh set.
 # Session 13 lowered update and initiation from 0.84 to 0.83 when set 110-113 joined after its one scoring and
@@ -129,6 +130,8 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
 # an invented scan's track): initiation 0.8596, propagation 0.7665, interaction 0.8620; after round 67 (signs to
 # watch for, a study's purpose): propagation 0.7668; after round 68 (a note's family history, "DM"): update 0.8398.
 # After round 69 ("lung cancer"): update 0.8406; after round 70 ("PiMZ"): initiation 0.8599, propagation 0.7667.
+# Session 31: with 238-241 joined after their one scoring (242 sets, 4053 trajectories), the session-30 judge fits
+# initiation 0.8597, propagation 0.7660, interaction 0.8612 and update 0.8405.
 TUNING_FLOORS = {"initiation": 0.84, "propagation": 0.71, "interaction": 0.82, "diagnosis_update": 0.83}
 
 
@@ -140,7 +143,7 @@ def tuning_items():
 def test_reference_judge_agreement_on_the_tuning_sets(tuning_items):
     judge = get_judge("reference")
     results = [judge.judge(i.trajectory) for i in tuning_items]
-    assert len(tuning_items) >= 3989 and all(r.status == "ok" for r in results)
+    assert len(tuning_items) >= 4053 and all(r.status == "ok" for r in results)
     rep = agreement(tuning_items, results)
     low = {
         n: r["macro_f1"] for n, r in rep["nodes"].items()
