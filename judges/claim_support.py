@@ -13,7 +13,7 @@ import functools
 import re
 
 from medgym.judges.context import CaseKnowledge, TurnContext
-from medgym.judges.textrules import NORMAL_RX, mention_negated
+from medgym.judges.textrules import DOWNPLAYED_RX, NORMAL_RX, mention_negated
 from medgym.knowledge_base.case_schema import Fact
 from medgym.text.numbers import Quantity
 
@@ -229,14 +229,23 @@ def _called_normal_but_abnormal(f: Fact, loc: str) -> str | None:
     """"Normal ECG", "T waves within normal limits" where the released report describes an
     abnormal finding (peaked T waves). Parts the report itself calls normal ("PR and QRS
     intervals are normal") are not contradicted when the agent names them."""
-    if not NORMAL_RX.search(loc) or re.search(r"\babnormal\b", loc, re.I):
+    normal = NORMAL_RX.search(loc)
+    played_down = DOWNPLAYED_RX.search(loc)
+    if not (normal or played_down) or re.search(r"\babnormal\b", loc, re.I):
         return None
-    if all(re.fullmatch(r"non-?focal", m.group(0), re.I) for m in NORMAL_RX.finditer(loc)) and re.search(
+    if normal and all(re.fullmatch(r"non-?focal", m.group(0), re.I) for m in NORMAL_RX.finditer(loc)) and re.search(
         r"\bno\s+focal\b|\bgenerali[sz]ed\b", f.statement, re.I
     ):
         return None  # "a non-focal EEG" against generalised discharges "with no focal abnormality" says no more
     abn = reported_abnormal(f.statement)
     if abn is None:
+        return None
+    if not normal and (
+        re.search(rf"\b{re.escape(abn.group(0)[:5])}", loc, re.I) or _ABNORMAL_WORD.search(loc)
+        or re.search(r"\bSTE\b|\bSTD\b|\b\d+(?:\.\d+)?\s*(?:mm|mV)\b", loc)
+    ):
+        # "1 mm of ST elevation in V7-V9 is borderline", "The 1 mm in V7-V9 is borderline", "V4R STE nonspecific",
+        # "Peaked Ts prob nonspecific": the finding reported, then graded, which the labels read as quoting it
         return None
     loc_words = {w[:5] for w in re.findall(r"[a-z]{2,}", loc.lower())}
     for part in re.split(r"[;,]", f.statement):
@@ -244,7 +253,8 @@ def _called_normal_but_abnormal(f: Fact, loc: str) -> str | None:
             words = {w[:5] for w in re.findall(r"[a-z]{2,}", NORMAL_RX.sub(" ", part).lower())} - _NORMAL_STOP
             if words & loc_words:
                 return None  # the agent names a part the report calls normal
-    return f"called normal, but the released {f.name} statement reports '{abn.group(0)}'"
+    said = "called normal" if normal else f"called '{played_down.group(0)}'"  # type: ignore[union-attr]
+    return f"{said}, but the released {f.name} statement reports '{abn.group(0)}'"
 
 
 _NORMAL_STOP = {"are", "is", "the", "and", "or", "with", "was", "were", "her", "his", "of", "in", "on", "all"}

@@ -580,6 +580,12 @@ _NEGATED_EXCLUSION = re.compile(
     r"cannot|can't|won't|will\s+not)\s+(?:\w+\s+){0,2}?(?:against|rule\s+out|exclude)\s+(?:\w+\s+){0,3}$",
     re.I,
 )
+# round 72: "it does not move me away from lupus nephritis": a denied move away from X holds X
+_NOT_MOVED_AWAY_BEFORE = re.compile(
+    r"\b(?:doesn't|does\s+not|don't|do\s+not|didn't|did\s+not|won't|will\s+not|wouldn't|would\s+not|cannot|can't)\s+"
+    r"(?:\w+\s+)?(?:move|push|take|shift|sway|steer|lead|talk)\s+(?:me|us)\s+away\s+from\s+(?:an?\s+|the\s+)?$",
+    re.I,
+)
 # "X cannot be excluded", "X has not been ruled out yet": still a hypothesis
 _SUPPORT_VERB_BEFORE = re.compile(
     r"\b(?:and|but)\s+(?:it\s+|this\s+)?(?:fits|suggests|supports|favou?rs|points\s+to|confirms|is\s+consistent\s+with)\s+"
@@ -793,6 +799,8 @@ def _stance(
         return "possible"  # "a post-ictal paresis would not explain an M1 occlusion": X is what needs explaining
     if _MODAL_EXCLUDE.search(after_clause[:60]):
         return "possible"  # "must be excluded": a hypothesis still to test
+    if _NOT_MOVED_AWAY_BEFORE.search(before_clause):
+        return "probable"
     if _NEGATED_EXCLUSION.search(before_clause) or _NOT_EXCLUDED_AFTER.match(after_clause):
         return "possible"  # "which doesn't argue against X": X is left open, not excluded
     if _EXCLUDED_BEFORE_STRICT.search(before_clause) or _EXCLUDED_AFTER.search(after_clause) or _DROPPED_AFTER.match(
@@ -1387,7 +1395,10 @@ _UNCHANGED_DX = re.compile(
     # "primary psychosis remains the dx", "A stone remains most likely", "still points to a compressive lesion")
     r"\bstill\s+(?:favou?r|favou?ring|think|suspect|treat(?:ing)?\s+(?:this\s+|it\s+|him\s+|her\s+)?as)\b|"
     r"\bremains?\s+(?:the\s+)?(?:dx|diagnosis|source|cause|most\s+likely|likeliest|primary)\b|"
-    r"\bstill\s+(?:the\s+)?most\s+likely\b|\bstill\s+(?:fits?|points?)\b",
+    r"\bstill\s+(?:the\s+)?most\s+likely\b|\bstill\s+(?:fits?|points?)\b|"
+    # round 72: "The diagnosis stays breakthrough seizures from falling lamotrigine levels": the name after "stays"
+    # in words of the reply's own, which name no case diagnosis, is the one held
+    r"\b(?:the|my|our)\s+(?:working\s+)?(?:diagnosis|impression|dx)\s+stays\b",
     re.I,
 )
 

@@ -625,9 +625,15 @@ RESULT_RX = re.compile(
     r"excluded|within\s+range|in\s+range|patent|confirms|demonstrates|grows|grew|grown|growing|growth|bland|trace|"
     r"susceptible|sensitive|resistant|isolated|"
     # terse chart words: "HCG neg", "MRI clean", "neuro exam non-focal", "CXR NAD", "LFTs WNL"
-    r"neg|pos|clean|nil|nl|NAD|WNL|non-?focal)\b",
+    r"neg|pos|clean|nil|nl|NAD|WNL|non-?focal|"
+    # round 71: a result played down ("ECG changes are nonspecific", "T waves only borderline")
+    r"non-?\s?specific|borderline)\b",
     re.I,
 )
+# round 71: a test result played down as no real abnormality ("ECG: non-specific ST changes", "T waves only
+# borderline") where the report describes one (peaked T waves, ST elevation). Not "borderline high": that
+# calls the result raised. Kept apart from NORMAL_RX, which also judges numbers against their range.
+DOWNPLAYED_RX = re.compile(r"\b(?:non-?\s?specific|borderline(?![\s-]+(?:high|low|raised|elevated)\b))\b", re.I)
 # finding nouns that state a test's result by position: "CTPA filling defects", "consolidation on the X-ray"
 FINDING_RX = re.compile(
     r"\b(?:defects?|filling|opacit(?:y|ies)|effusions?|consolidation|infarcts?|infiltrates?|thrombus|thrombi|"
