@@ -241,6 +241,13 @@ def _fraction_states_percent(context: str, q: Quantity) -> bool:
     return False
 
 
+# round 74: the words between a lexicon analyte and its value ("the white count is 9.8", "white count normal at
+# 10.8", "white count (10.8)")
+_ANALYTE_VALUE_LINK = re.compile(
+    r"\s*(?:is|was|were|are|of|at|:|=|\()?\s*(?:now\s+|still\s+|only\s+)?(?:(?:normal|raised|high|low|elevated)\s+at\s+)?"
+    r"(?:a|an|the)?\s*(?:~|≈|about|around|approximately|roughly)?\s*",
+    re.I,
+)
 # the result words a quoted test carries ("a positive FIT", "raised calprotectin")
 _RESULT_WORD = re.compile(r"\b(?:positive|negative|abnormal|normal|raised|elevated|low|high)\b|\+ve\b|-ve\b", re.I)
 _QUOTED = re.compile(r"\"[^\"]{3,}\"|“[^”]{3,}”")
@@ -1218,6 +1225,12 @@ class ClaimExtractor:
                     for c in claims[first_new:]
                 ):
                     continue  # "febrile at 38.1 °C", "tachycardic at 104": the number is the claim
+                if kind == "analyte" and any(
+                    c.kind == "numeric" and 0 <= c.span.start - seg.start - e <= 24
+                    and _ANALYTE_VALUE_LINK.fullmatch(text[e : c.span.start - seg.start])
+                    for c in claims[first_new:]
+                ):
+                    continue  # round 74: "the white count is 9.8", "white count normal at 10.8": the number is the claim
                 if any(
                     c.kind == "numeric" and c.item == item and 0 <= seg.start + s - c.span.end <= 16
                     and normalize_unit(c.unit) not in TIME_UNITS  # "4/7 jaundice": how long, beside the finding

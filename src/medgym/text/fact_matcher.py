@@ -147,6 +147,8 @@ _SHORTHAND: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
         ("lithium", ("Li",)),
         ("temporal artery", ("TA",)),
         ("creatinine", ("Cr",)),
+        # round 74: "Cap lead 42", "cap glucose"
+        ("capillary", ("cap",)),
     )
 ]
 
