@@ -317,8 +317,8 @@ def looks_like_non_claim(text: str, q: Quantity) -> bool:
     window = text[max(0, q.start - 2) : q.end + 3]
     if q.unit is not None:
         return False
-    if _YEAR.search(window):
-        return True
+    if _YEAR.search(window) and not re.search(r"[<>\u2265\u2264]\s*$", text[max(0, q.start - 3) : q.start]):
+        return True  # not a value past a bound ("LDH >2000")
     if q.value in (1, 2, 3) and re.match(r"°\s*(?![CF]\b)[A-Za-z]", text[q.end : q.end + 4]):
         return True  # "2° ibuprofen", "1° hyperparathyroidism": secondary to, primary, not degrees
     # the window may cut a word: "a CRP of 45 still favours", "the 42 this morning" are no ordinals
