@@ -1180,8 +1180,13 @@ _GENERIC_QUALIFIERS = {
     # extent and proof words that grade a tumour or lesion without making it another disease
     "invasive", "biopsy-proven", "proven", "histologically", "localised", "localized", "resectable", "incidental",
 }
-# TNM and stage words ("T2a N0 M0 adenocarcinoma", "stage IB adenocarcinoma"): a stage, not another disease
-_STAGING_WORD = re.compile(r"^(?:[tn][0-4x][a-d]?|m0|mx|stage|grade|g[1-4]|i{1,3}[a-c]?|iv[a-c]?)$")  # not "M1" (a segment)
+# TNM and stage words ("T2a N0 M0 adenocarcinoma", "stage IB adenocarcinoma"): a stage, not another disease;
+# round 77: a molecular marker or a smoking history ("EGFR-mutant adenocarcinoma", "never-smoker adenocarcinoma")
+# describes the tumour without making it another disease
+_STAGING_WORD = re.compile(
+    r"^(?:[tn][0-4x][a-d]?|m0|mx|stage|grade|g[1-4]|i{1,3}[a-c]?|iv[a-c]?|"  # not "M1" (a segment)
+    r"[a-z0-9]+-(?:mutant|mutated|rearranged|positive|negative)|never-smokers?|non-smokers?|smokers?)$"
+)
 
 
 _FUNCTION_WORDS = {
@@ -1191,6 +1196,8 @@ _FUNCTION_WORDS = {
     # a verb ends the noun phrase too: "a sterile culture fits gout" qualifies nothing
     "fits", "fit", "confirms", "supports", "favours", "favors", "explains", "points", "indicates", "suggest",
     "makes", "like", "excludes", "argues",
+    # round 77: "this remains stage IA adenocarcinoma", "it stays X", "now looks like"
+    "remains", "remain", "stays", "stay", "becomes", "looks", "seems",
 }
 
 
