@@ -248,6 +248,8 @@ _ANALYTE_VALUE_LINK = re.compile(
     r"(?:a|an|the)?\s*(?:~|≈|about|around|approximately|roughly)?\s*",
     re.I,
 )
+# where a sentence of the released context ends (not the point of "1.5")
+_SENTENCE_END = re.compile(r"[.;](?=\s|$)|\n")
 # the result words a quoted test carries ("a positive FIT", "raised calprotectin")
 _RESULT_WORD = re.compile(r"\b(?:positive|negative|abnormal|normal|raised|elevated|low|high)\b|\+ve\b|-ve\b", re.I)
 _QUOTED = re.compile(r"\"[^\"]{3,}\"|“[^”]{3,}”")
@@ -2526,7 +2528,13 @@ class ClaimExtractor:
             for m in re.finditer(rf"\b{re.escape(name)}\b", ctx, re.I):
                 if mention_negated(ctx, m.start(), m.end()) == present:
                     continue
-                near = ctx[max(0, m.start() - 40) : m.end() + 60].lower()
+                lo = max(0, m.start() - 40)
+                near = ctx[lo : m.end() + 60]
+                # round 78: only the name's own sentence ("CSF HSV PCR is negative. MRI brain is normal." does not call
+                # the CSF normal)
+                cut = max((x.end() for x in _SENTENCE_END.finditer(near, 0, m.start() - lo)), default=0)
+                stop = _SENTENCE_END.search(near, m.end() - lo)
+                near = near[cut : stop.start() if stop else len(near)].lower()
                 if all(q in near for q in qualifiers):
                     return f"the released context itself reports the {name} as {', '.join(sorted(qualifiers))}"
         return None
