@@ -248,6 +248,8 @@ _ANALYTE_VALUE_LINK = re.compile(
     r"(?:a|an|the)?\s*(?:~|≈|about|around|approximately|roughly)?\s*",
     re.I,
 )
+# round 79: a wall called thick ("a thickened gallbladder wall", "GB wall thickening", "thick-walled GB")
+_THICK_WALL = re.compile(r"\bthick-walled\b|\bthickened\s+(?:\w+\s+)?wall\b|\bwall\s+thicken\w*", re.I)
 # where a sentence of the released context ends (not the point of "1.5")
 _SENTENCE_END = re.compile(r"[.;](?=\s|$)|\n")
 # the result words a quoted test carries ("a positive FIT", "raised calprotectin")
@@ -2144,6 +2146,12 @@ class ClaimExtractor:
                 if mention and not _near_in_statement(f.statement, mention, b):
                     continue
                 return f"says '{a}' where the released {f.name} statement says '{b}'"
+        if present and f.category == FactCategory.imaging and re.search(r"\bthin-walled\b", f.statement, re.I):
+            thick = _THICK_WALL.search(clause)
+            if thick and not re.search(r"\b(?:no|not|without)\s+(?:\w+\s+){0,2}$", clause[: thick.start()], re.I):
+                # round 79: "Ultrasound shows multiple small gallstones with a thickened gallbladder wall" where the
+                # scan shows a thin-walled gallbladder: the wall is another item of the same report's list
+                return f"says '{thick.group(0)}' where the released {f.name} statement says 'thin-walled'"
         if f.value is not None and f.reference_range is not None:
             if mention and mention in loc0 and _EARLIER_READING.search(loc0.split(mention)[0][-30:]):
                 return None  # "booking BP normal": an earlier reading, not the current value called normal
