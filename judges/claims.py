@@ -157,6 +157,7 @@ from medgym.text.numbers import (
     normalize_unit,
     same_value,
 )
+from medgym.text.sentences import Sentence, split_sentences
 
 # Names other modules and the tests import from here (moved to the claim_* modules).
 __all__ = [
@@ -250,8 +251,13 @@ _ANALYTE_VALUE_LINK = re.compile(
 )
 # round 79: a wall called thick ("a thickened gallbladder wall", "GB wall thickening", "thick-walled GB")
 _THICK_WALL = re.compile(r"\bthick-walled\b|\bthickened\s+(?:\w+\s+)?wall\b|\bwall\s+thicken\w*", re.I)
-# where a sentence of the released context ends (not the point of "1.5")
-_SENTENCE_END = re.compile(r"[.;](?=\s|$)|\n")
+@functools.lru_cache(maxsize=32)
+def _context_sentences(context: str) -> list[Sentence]:
+    """The sentences of a turn's released context, split once per context: every test claim of the turn that
+    carries a result word asks again (``ClaimExtractor._context_reports_test``)."""
+    return split_sentences(context)
+
+
 # the result words a quoted test carries ("a positive FIT", "raised calprotectin")
 _RESULT_WORD = re.compile(r"\b(?:positive|negative|abnormal|normal|raised|elevated|low|high)\b|\+ve\b|-ve\b", re.I)
 _QUOTED = re.compile(r"\"[^\"]{3,}\"|“[^”]{3,}”")
@@ -2536,13 +2542,11 @@ class ClaimExtractor:
             for m in re.finditer(rf"\b{re.escape(name)}\b", ctx, re.I):
                 if mention_negated(ctx, m.start(), m.end()) == present:
                     continue
-                lo = max(0, m.start() - 40)
-                near = ctx[lo : m.end() + 60]
                 # round 78: only the name's own sentence ("CSF HSV PCR is negative. MRI brain is normal." does not call
                 # the CSF normal)
-                cut = max((x.end() for x in _SENTENCE_END.finditer(near, 0, m.start() - lo)), default=0)
-                stop = _SENTENCE_END.search(near, m.end() - lo)
-                near = near[cut : stop.start() if stop else len(near)].lower()
+                sent = next((x for x in _context_sentences(ctx) if x.start <= m.start() < x.end), None)
+                lo = max(m.start() - 40, sent.start if sent else 0)
+                near = ctx[lo : min(m.end() + 60, sent.end if sent else len(ctx))].lower()
                 if all(q in near for q in qualifiers):
                     return f"the released context itself reports the {name} as {', '.join(sorted(qualifiers))}"
         return None
