@@ -263,12 +263,21 @@ _NORMAL_STOP = {"are", "is", "the", "and", "or", "with", "was", "were", "her", "
 _WIDENED = re.compile(r"\b(?:widen\w*|wide|broad|prolonged|lengthened)\b", re.I)
 
 
+_DENIED_BEFORE = re.compile(r"\b(?:no|not|nor|without|never)\s+(?:\w+\s+){0,2}$|n't\s+$", re.I)
+
+
+def _denied_before(loc: str, start: int) -> bool:
+    """Whether a denial stands just before ``start`` in ``loc`` ("no QRS widening", "not widened", "no cocci"):
+    the word at ``start`` is then denied, not asserted."""
+    return bool(_DENIED_BEFORE.search(loc[max(0, start - 30) : start]))
+
+
 def _called_abnormal_but_normal(f: Fact, loc: str) -> str | None:
     """"QRS widening" where the released report says "PR and QRS intervals are normal": the mirror of
     :func:`_called_normal_but_abnormal`. Only the words beside the abnormal word count ("peaked T waves with early
     QRS widening" widens the QRS, not the T waves), and only a part of the report that calls them normal."""
     for m in _WIDENED.finditer(loc):
-        if re.search(r"\b(?:no|not|nor|without|never)\s+(?:\w+\s+){0,2}$|n't\s+$", loc[max(0, m.start() - 30) : m.start()], re.I):
+        if _denied_before(loc, m.start()):
             continue  # "the mediastinum is not widened", "no QRS widening"
         near = {w[:5] for w in re.findall(r"[a-z]{2,}", loc[max(0, m.start() - 20) : m.end() + 20].lower())}
         near -= _NORMAL_STOP | {m.group(0).lower()[:5]}
@@ -278,6 +287,31 @@ def _called_abnormal_but_normal(f: Fact, loc: str) -> str | None:
             words = {w[:5] for w in re.findall(r"[a-z]{2,}", NORMAL_RX.sub(" ", part).lower())} - _NORMAL_STOP
             if words & near:
                 return f"called '{m.group(0)}', but the released {f.name} statement calls it normal"
+    return None
+
+
+# A microbiology result that found nothing, and organisms named in a reply (round 82): "Gram-positive cocci on
+# synovial Gram stain" where the released stain "shows no organisms and culture is sterile".
+_NOTHING_GROWN = re.compile(r"\bno\s+(?:organisms|bacteria|growth)\b|\bsterile\b|\bno\s+\w+\s+(?:seen|grown|isolated)\b", re.I)
+_ORGANISMS = re.compile(
+    r"\bgram[\s-]*(?:positive|negative|pos|neg|\+\s*ve|-\s*ve|\+|-)\s*(?:cocci|diplococci|rods|bacilli)\b|"
+    r"\b(?:cocci|diplococci|bacilli)\b|\b(?:Staph\w*|Strep\w*|S\.\s*aureus|E\.\s*coli|gonococc\w*|MRSA|MSSA)\b|"
+    # "grew" an organism, as _RESULT_OF reads it ("grew nothing" found none; not "growing", as in "growing concern")
+    r"\borganisms\s+(?:seen|present|on)\b|\bgrew\s+(?:an?\s+)?(?!(?:nothing|no|none|only|mixed)\b)[A-Za-z]",
+    re.I,
+)
+
+
+def _organisms_where_none_grew(f: Fact, loc: str) -> str | None:
+    """Organisms said of a stain or culture whose released result found none (round 82). Denied organisms ("no
+    cocci seen", "without organisms") keep the reply's reading. Called for negated (negative) tests only: a
+    positive report that also says "blood cultures: no growth" names its own organisms."""
+    if not _NOTHING_GROWN.search(f.statement):
+        return None
+    for m in _ORGANISMS.finditer(loc):
+        if _denied_before(loc, m.start()):
+            continue  # "no organisms seen", "without cocci"
+        return f"names '{m.group(0)}', but the released {f.name} found no organisms"
     return None
 
 

@@ -92,10 +92,12 @@ from medgym.judges.claim_support import (
     _affirmed_in_statement,
     _called_abnormal_but_normal,
     _called_normal_but_abnormal,
+    _denied_before,
     _fact_negated_keywords,
     _local_window,
     _near_in_statement,
     _negated_in_statement,
+    _organisms_where_none_grew,
     _quoted_source,
     _squash,
     _stem,
@@ -251,6 +253,8 @@ _ANALYTE_VALUE_LINK = re.compile(
 )
 # round 79: a wall called thick ("a thickened gallbladder wall", "GB wall thickening", "thick-walled GB")
 _THICK_WALL = re.compile(r"\bthick-walled\b|\bthickened\s+(?:\w+\s+)?wall\b|\bwall\s+thicken\w*", re.I)
+
+
 @functools.lru_cache(maxsize=32)
 def _context_sentences(context: str) -> list[Sentence]:
     """The sentences of a turn's released context, split once per context: every test claim of the turn that
@@ -2154,7 +2158,7 @@ class ClaimExtractor:
                 return f"says '{a}' where the released {f.name} statement says '{b}'"
         if present and f.category == FactCategory.imaging and re.search(r"\bthin-walled\b", f.statement, re.I):
             thick = _THICK_WALL.search(clause)
-            if thick and not re.search(r"\b(?:no|not|without)\s+(?:\w+\s+){0,2}$", clause[: thick.start()], re.I):
+            if thick and not _denied_before(clause, thick.start()):
                 # round 79: "Ultrasound shows multiple small gallstones with a thickened gallbladder wall" where the
                 # scan shows a thin-walled gallbladder: the wall is another item of the same report's list
                 return f"says '{thick.group(0)}' where the released {f.name} statement says 'thin-walled'"
@@ -2188,6 +2192,9 @@ class ClaimExtractor:
                     NORMAL_RX.search(loc) or re.search(r"\b(?:negative|neg)\b", loc, re.I)
                 ):
                     return f"asserts an abnormal {f.name}; the released result is normal/negative"
+                grown = _organisms_where_none_grew(f, clause)
+                if grown:
+                    return grown
                 if mention and _plus_before(mention).search(clause):
                     # "Epigastric tenderness w/ guarding, + Murphy's.": a plus sign heading a finding of a note
                     # is a positive sign ("Trop + ECG" joins two names and is not read)

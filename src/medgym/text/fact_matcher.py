@@ -106,20 +106,30 @@ def prefix_variants(name: str) -> list[str]:
 
 
 _SPECIMEN_RX = re.compile(r"\b(urine|urinary)\b", re.I)
-_DAY_RX = re.compile(r"\b24[\s-]*(?:hour|hr|h)\b", re.I)
+_HOURS_RX = re.compile(r"\b(\d{1,2})[\s-]*(?:hour|hr|h)\b", re.I)
+# A tolerance test's time point alone names its value ("OGTT: fasting 5.8, 2h 8.9", "2-hr 10.4"): only for a
+# one-word analyte at 1-3 hours, so a 24-hour collection never reads as a bare "24h".
+_TIME_POINT = re.compile(r"^([1-3])[\s-]*(?:hour|hr|h)\s+(?:glucose|value)$", re.I)
 
 
 def specimen_variants(name: str) -> list[str]:
-    """A urine test said with the adjective or the noun ("urinary calcium" for "urine calcium"), and a
-    24-hour collection written "24-h", "24h" or "24-hr": the same test, written as notes write it."""
+    """A urine test said with the adjective or the noun ("urinary calcium" for "urine calcium"), a timed test
+    written "24-h", "24h" or "24-hr" ("2-hour glucose" as "2-h glucose"), and a tolerance test's value by its time
+    point alone ("2-hour glucose" as "2h"): the same test, written as notes write it."""
     out = [name]
     m = _SPECIMEN_RX.search(name)
     if m:
         other = "urinary" if m.group(1).lower() == "urine" else "urine"
         out.append(name[: m.start()] + other + name[m.end() :])
     for v in list(out):
-        if _DAY_RX.search(v):
-            out += [_DAY_RX.sub(form, v) for form in ("24-hour", "24-h", "24h", "24-hr") if _DAY_RX.sub(form, v) != v]
+        hm = _HOURS_RX.search(v)
+        if hm:
+            n = hm.group(1)
+            forms = (f"{n}-hour", f"{n}-h", f"{n}h", f"{n}-hr")
+            out += [w for w in (_HOURS_RX.sub(form, v) for form in forms) if w != v]
+        tm = _TIME_POINT.match(v.strip())
+        if tm:
+            out += [f"{tm.group(1)}-hour", f"{tm.group(1)}h", f"{tm.group(1)}-hr"]
     return out
 
 
@@ -149,6 +159,8 @@ _SHORTHAND: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
         ("creatinine", ("Cr",)),
         # round 74: "Cap lead 42", "cap glucose"
         ("capillary", ("cap",)),
+        # round 80: "FBG 5.8", "FPG 6.4"
+        ("fasting (?:plasma |blood )?glucose", ("FBG", "FPG")),
     )
 ]
 
@@ -214,7 +226,9 @@ def inflection_variants(name: str) -> list[str]:
 # pet is not "PET" (the scan), "na"/"k"/"t" in lower case are not sodium, potassium and temperature ("Na 131",
 # "K 5.4", "T 38.9"; the "t" of "don't"), and "does not fit with" is not the FIT (faecal immunochemical test). Matching
 # is case-insensitive, so these are skipped by their exact spelling.
-_WORDS_NOT_ACRONYMS = frozenset({"us", "pet", "pets", "Pet", "Pets", "na", "k", "t", "fit"})
+# Lower-case words that the case-insensitive alias regex would read as an acronym: "hr"/"hrs" are hours in
+# notes ("sat 7 hrs before processing", "2-hr OGTT"), never the heart rate, which notes write "HR".
+_WORDS_NOT_ACRONYMS = frozenset({"us", "pet", "pets", "Pet", "Pets", "na", "k", "t", "fit", "hr", "hrs", "Hrs"})
 _VITAMIN_BEFORE = re.compile(r"\bvit(?:amin|\.)?\s*$", re.I)
 _TEMPERATURE_AFTER = re.compile(r"\s*(?:now\s+|was\s+|of\s+|=\s*|:\s*)?(?:3[4-9]|4[0-2])(?:\.\d)?(?![\d/])")
 

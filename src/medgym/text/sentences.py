@@ -6,7 +6,9 @@ import re
 from dataclasses import dataclass
 
 # Split after . ! ? ; or a newline, but not inside numbers ("36.8") or common abbreviations.
-_SPLIT_RE = re.compile(r"(?<=[!?;])\s+|(?<=[.])\s+(?=[A-Z0-9\"'(“‘\-•*])|\n+")
+# A sentence may also open with a lower-case prefix on an upper-case name ("tTG 186 noted.", "eGFR 52.", "pH 7.31"):
+# these are how clinicians write such tests, and no common abbreviation before a full stop is followed by one.
+_SPLIT_RE = re.compile(r"(?<=[!?;])\s+|(?<=[.])\s+(?=[A-Z0-9\"'(“‘\-•*]|[a-z]{1,2}[A-Z])|\n+")
 _ABBREV_END = re.compile(r"\b(?:e\.g|i\.e|vs|approx|dr|mr|mrs|ms|no|fig|ref)\.$", re.IGNORECASE)
 
 
