@@ -292,10 +292,21 @@ def _called_abnormal_but_normal(f: Fact, loc: str) -> str | None:
 
 # A microbiology result that found nothing, and organisms named in a reply (round 82): "Gram-positive cocci on
 # synovial Gram stain" where the released stain "shows no organisms and culture is sterile".
-_NOTHING_GROWN = re.compile(r"\bno\s+(?:organisms|bacteria|growth)\b|\bsterile\b|\bno\s+\w+\s+(?:seen|grown|isolated)\b", re.I)
-_ORGANISMS = re.compile(
+_NOTHING_GROWN = re.compile(
+    r"\bno\s+(?:significant\s+|bacterial\s+)?(?:organisms|bacteria|growth)\b|\bsterile\b|\bno\s+\w+\s+(?:seen|grown|isolated)\b",
+    re.I,
+)
+# Organisms as notes name them: Gram-stain morphologies and the genera of common cultures (round 82; round 83 adds
+# the genera of urine, stool and blood cultures: "Urine cx growing E. coli", "stool culture grew Campylobacter").
+ORGANISM = (
     r"\bgram[\s-]*(?:positive|negative|pos|neg|\+\s*ve|-\s*ve|\+|-)\s*(?:cocci|diplococci|rods|bacilli)\b|"
-    r"\b(?:cocci|diplococci|bacilli)\b|\b(?:Staph\w*|Strep\w*|S\.\s*aureus|E\.\s*coli|gonococc\w*|MRSA|MSSA)\b|"
+    r"\b(?:cocci|diplococci|bacilli)\b|\b(?:Staph\w*|Strep\w*|S\.\s*aureus|E\.\s*coli|gonococc\w*|MRSA|MSSA|"
+    r"Escherichia|Klebsiella|Pseudomonas|Enterococc\w*|Campylobacter|Salmonella|Shigella|Listeria|Neisseria|"
+    r"Candida|Haemophilus|H\.\s*influenzae|Legionella|C\.\s*diff\w*|Clostridi\w*)\b"
+)
+ORGANISM_RX = re.compile(ORGANISM, re.I)
+_ORGANISMS = re.compile(
+    ORGANISM + "|"
     # "grew" an organism, as _RESULT_OF reads it ("grew nothing" found none; not "growing", as in "growing concern")
     r"\borganisms\s+(?:seen|present|on)\b|\bgrew\s+(?:an?\s+)?(?!(?:nothing|no|none|only|mixed)\b)[A-Za-z]",
     re.I,

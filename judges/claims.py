@@ -89,6 +89,8 @@ from medgym.judges.claim_support import (
     _NEG_LIST_SCOPE,
     _RESULT_OF,
     _STOP,
+    ORGANISM,
+    ORGANISM_RX,
     _affirmed_in_statement,
     _called_abnormal_but_normal,
     _called_normal_but_abnormal,
@@ -451,6 +453,44 @@ _NP_REJECT = {"risk", "chance", "possibility", "change", "improvement", "amount"
 _NP_VERB = {"been", "admitted", "said", "told", "taken", "used", "stopped", "started", "given", "received", "to",
             "gone", "got", "become", "seen", "done", "tried", "felt", "found"}
 _REPORTED_RULE = "reported finding"
+# Round 83: a culture result the reply reports for a culture the case does not have ("Urine cx growing E. coli",
+# "Her stool culture has grown Campylobacter", "E. coli on urine cx"): a reported finding, named by its specimen.
+# A culture the case has is its own fact's claim (and an organism before "on <that culture>" is its result).
+_CULTURE_SPECIMEN = r"urine|urinary|MSU|stool|faecal|fecal|blood|sputum|wound|throat|CSF|synovial|joint|swab|vaginal"
+_CULTURE_RESULT = re.compile(
+    r"\b(?:(?P<spec>" + _CULTURE_SPECIMEN + r")\s+)?(?:cultures?|cx)(?:\s+(?:(?:has|have|is|are|now|also|been)\s+)*"
+    r"(?:grown|growing|grew|grows|positive\s+for|\+ve\s+for|yielded|isolated)\s+(?:an?\s+)?|\s*:\s*)(?:" + ORGANISM + r")"
+    r"|(?:" + ORGANISM + r")\s+(?:on|in|from)\s+(?:the\s+|her\s+|his\s+)?(?:(?P<spec2>" + _CULTURE_SPECIMEN
+    + r")\s+)?(?:cultures?|cx)\b",
+    re.I,
+)
+_CULTURE_OF = {"urinary": "urine", "msu": "urine", "faecal": "stool", "fecal": "stool", "joint": "synovial"}
+# Round 84: a dipstick grade names its test's result even where the test goes unnamed or is called "dip" ("3+ blood
+# on dipstick", "Dip: trace leucocytes", "- 2+ leukocytes"): the claim is on the case fact that names that analyte in
+# the urine, else on the case's urinalysis, else a reported finding. (analyte key, the regex of the fact names that
+# carry it, the word a report uses for it)
+_DIP_GRADE = re.compile(
+    r"(?:(?<![\w+])(?:[1-4]\+|\+{2,4})\s*|\btrace\s+(?:of\s+)?)"
+    r"(?P<an>blood|protein|leu[ck]ocytes?|leu[ck]s|nitrites?|glucose|ketones?)\b"
+    r"(?!\s+(?:in|on)\s+(?:the\s+|her\s+|his\s+)?(?:stool|faeces|feces|sputum|vomit|aspirate))",
+    re.I,
+)
+_DIP_ANALYTES = {
+    "blood": (r"\bha?ematuria\b|\bdipstick\s+blood\b|\bblood\s+in\s+(?:the\s+)?urine\b", "blood"),
+    "prote": (r"\bproteinuria\b|\burine\s+(?:dipstick\s+)?protein\b", "protein"),
+    "leuco": (r"\bpyuria\b|\bleu[ck]ocyte\s+esterase\b|\bleu[ck]ocytes\b", "leukocytes"),
+    "leuko": (r"\bpyuria\b|\bleu[ck]ocyte\s+esterase\b|\bleu[ck]ocytes\b", "leukocytes"),
+    "leucs": (r"\bpyuria\b|\bleu[ck]ocyte\s+esterase\b|\bleu[ck]ocytes\b", "leukocytes"),
+    "leuks": (r"\bpyuria\b|\bleu[ck]ocyte\s+esterase\b|\bleu[ck]ocytes\b", "leukocytes"),
+    "nitri": (r"\bnitrites?\b", "nitrites"),
+    "gluco": (r"\bglycosuria\b|\bglucosuria\b", "glucose"),
+    "keton": (r"\bketonuria\b|\bketones\b", "ketones"),
+}
+# the lexicon's finding for a grade no case fact carries ("UA today 2+ glucose" is the glycosuria named again later)
+_DIP_FINDING = {"blood": "haematuria", "leukocytes": "pyuria", "glucose": "glycosuria", "ketones": "ketonuria"}
+_URINALYSIS_NAME = re.compile(r"^(?:urinalysis|urine\s+dipstick|urine\s+dip|UA|urine\s+analysis)$", re.I)
+# a culture result hoped for or awaited is no result: "if the culture grows E. coli", "await cultures"
+_CULTURE_HYPOTHETICAL = re.compile(r"\b(?:if|whether|unless|until|once|await\w*|pending|in\s+case|should)\b[^.;\n]*$", re.I)
 # "he also reports blurred vision", "she describes night-time wheeze": the patient's own account, asserted
 # by the agent as a history finding. _REPORTED_BEFORE reads "reports"/"describes" as a document or a third
 # party speaking (a letter, the daughter), which hides the claim; with the patient as the subject it is not.
@@ -810,6 +850,7 @@ class ClaimExtractor:
         ]
         #: mention text -> the name it is judged by ("spleen is enlarged" -> "splenomegaly")
         self._canon: dict[str, str] = {}
+        self._dip_items: dict[str, str] = {}  # round 84: the fact each dipstick analyte's grade is read on
         #: claims of the earlier turns of the trajectory being read (set by the caller before
         #: each turn), so that a restated invented value keeps its item
         self.earlier: list[Claim] = []
@@ -890,6 +931,26 @@ class ClaimExtractor:
                 self._canon[text[s:e].lower()] = canon
                 out.append((s, e, item, kind, mention_negated(text, s, e)))
                 taken.append((s, e))
+        for s, e, item, canon in self._dip_grades(text):
+            a = max(text.rfind(".", 0, s), text.rfind("\n", 0, s))
+            b = min((i for i in (text.find(".", e), text.find("\n", e)) if i >= 0), default=len(text))
+            same = [o for o in out if o[2] == item and a < o[0] < b]
+            named = [o for o in same if 0 <= s - o[1] <= 20]
+            if same and not named:
+                continue  # "3+ blood on dipstick is at odds with the microscopy": the test's own mention reads it
+            # "the dipstick has 2+ protein", "UA trace leuks": the grade is the named test's result (and its
+            # digit no number of its own)
+            out = [o for o in out if o not in named]
+            inner = [o for o in out if o[0] < e and s < o[1]]
+            if not all(s <= o[0] and o[1] <= e for o in inner):
+                continue
+            out = [o for o in out if o not in inner]
+            taken = [(a, b) for a, b in taken if not (a < e and s < b)] + [(s, e)]
+            if item in self.know.matcher.facts:
+                self._canon[text[s:e].lower()] = canon
+                out.append((s, e, item, "fact", False))
+            else:
+                out.append((s, e, item, self.lex_kinds.get(item, "reported"), False))
         fact_texts = " ".join(self.know.fact(o[2]).statement.lower() for o in out if o[2] in self.know.matcher.facts)
         for s, e, hits in lex_find(self.lex, text):
             if any(a < e and s < b for a, b in taken):
@@ -1012,9 +1073,17 @@ class ClaimExtractor:
             head = " ".join(words)
             start = m.end("np") - len(head)
             out.append((start, start + len(head), head.lower(), start))
+        for m in _CULTURE_RESULT.finditer(text):
+            spec = (m.group("spec") or m.group("spec2") or "").lower()
+            spec = _CULTURE_OF.get(spec, spec)
+            if self._case_has_culture(spec) or _CULTURE_HYPOTHETICAL.search(text[max(0, m.start() - 60) : m.start()]):
+                continue
+            out.append((m.start(), m.end(), f"{spec} culture".strip(), m.start()))
         for c in self.earlier:
             if c.item.startswith("term:") and c.rule.startswith(_REPORTED_RULE) and c.hallucinated:
                 name = c.item[5:]
+                if name.endswith("culture"):
+                    continue  # round 83: a culture named again is often ordered again; its result is found anew
                 stems = [_stem(w) for w in name.split()[-2:]]  # "left pronator drift" -> "the pronator drift"
                 rx = r"\b" + r"\w*[\s-]+(?:\w+[\s-]+)?".join(re.escape(st) for st in stems) + r"\w*"
                 for m in re.finditer(rx, text, re.I):
@@ -1054,6 +1123,40 @@ class ClaimExtractor:
                 for f in self.know.case.facts
             )
         return self._studies[key]
+
+    def _dip_grades(self, text: str) -> list[tuple[int, int, str, str]]:
+        """(start, end, item, the analyte as a report writes it) of each dipstick grade in ``text`` (round 84)."""
+        out = []
+        for m in _DIP_GRADE.finditer(text):
+            key = m.group("an").lower()[:5]
+            names_rx, word = _DIP_ANALYTES[key]
+            if key not in self._dip_items:
+                tests = [f for f in self.know.case.facts if f.category in _TEST_CATEGORIES]
+                own = [f.id for f in tests if any(re.search(names_rx, n, re.I) for n in f.all_names)]
+                general = [f.id for f in tests if any(_URINALYSIS_NAME.match(n.strip()) for n in f.all_names)]
+                finding = f"term:{_DIP_FINDING.get(word, '')}"
+                self._dip_items[key] = (
+                    own[0] if len(own) == 1 else general[0] if len(general) == 1
+                    else finding if finding in self.lex_kinds else f"term:urine dipstick {word}"
+                )
+            item = self._dip_items[key]
+            f = self.know.matcher.facts.get(item)
+            if f is not None and word[:5] not in f.statement.lower():
+                # the fact's report words it otherwise ("no red cells" for the blood): judged by the fact's name for it
+                word = next((n for n in f.all_names if re.search(names_rx, n, re.I)), word)
+            out.append((m.start(), m.end(), item, word))
+        return out
+
+    def _case_has_culture(self, specimen: str) -> bool:
+        """Whether a test fact of the case is a culture (of ``specimen``, when the reply names one): its names
+        or statement say "culture" and the specimen. The reply's culture result is then that fact's claim."""
+        for f in self.know.case.facts:
+            if f.category not in _TEST_CATEGORIES:
+                continue
+            said = " ".join((*f.all_names, f.statement)).lower()
+            if re.search(r"\bcultures?\b|\bcx\b", said) and (not specimen or specimen[:4] in said):
+                return True
+        return False
 
     def _partial_word_mention(self, text: str, o, s: int, e: int) -> bool:
         """Whether case-fact mention ``o`` is one word inside the longer general term at [s, e)
@@ -1992,8 +2095,11 @@ class ClaimExtractor:
                 clause = text[c0:]
             before = text[c0:s]
             positional = FINDING_RX.search(text[s:e]) or _SELF_RESULT.search(text[s:e]) or FINDING_RX.search(after) or (
-                FINDING_RX.search(before) and re.search(r"\b(?:on|in|at|by|from)\s+(?:the\s+|her\s+|his\s+)?$", before, re.I)
+                (FINDING_RX.search(before) or ORGANISM_RX.search(before))  # round 83: "E. coli on urine culture"
+                and re.search(r"\b(?:on|in|at|by|from)\s+(?:the\s+|her\s+|his\s+)?$", before, re.I)
             )
+            if not positional and _DIP_GRADE.fullmatch(text[s:e]):
+                positional = True  # round 84: "3+ blood" is the dipstick's result
             if not positional and self._result_code(item, text[s:e]) is not None:
                 positional = True  # round 70: "PiMZ phenotype": the code is the result
             if not positional and fact is not None and _names_a_finding(fact, text[s:e]):
