@@ -753,6 +753,9 @@ def _names_family_condition(f: Fact | None, text: str, mentions) -> bool:
 # "leuc ++"); a lone "+" before another noun joins two items ("CT head + CTA", "ECG + BP still needed")
 _PLUS_SIGN = r"(?:\+{2,3}(?![\w+])|\+(?![\w+])(?=\s*(?:[,.;:)/]|$|(?:and|with|but|on|in|x|so)\b)))"
 _PLUS_RESULT = re.compile(r"\s*" + _PLUS_SIGN, re.I)
+# round 85: a sign written positive in shorthand, after or before its name ("Prehn +ve", "Murphy's +", "+ Murphy's")
+_POSITIVE_AFTER = re.compile(r"\s*(?:\+\s*ve\b|pos\b|" + _PLUS_SIGN + ")", re.I)
+_POSITIVE_BEFORE = re.compile(r"(?:\+\s*ve|(?<![\w+])\+|\bpos)\s*$", re.I)
 
 # round 63: a dipstick "trace" is a (weakly) positive result: "UA trace leuks", "protein: trace", "trace of blood"
 _TRACE_RESULT = (
@@ -2254,6 +2257,12 @@ class ClaimExtractor:
             # dehydration, where "there are no clinical signs of dehydration"), not a normal test named
             return f"asserts {mention}, which the released {f.name} statement denies"
         loc0 = local if local is not None else clause
+        at = loc0.find(mention) if present and mention else -1
+        if at >= 0 and re.search(r"\bnegative\b", f.statement, re.I) and _near_in_statement(f.statement, mention, "negative") and (
+            _POSITIVE_AFTER.match(loc0[at + len(mention) :]) or _POSITIVE_BEFORE.search(loc0[:at])
+        ):
+            # round 85: "Prehn +ve" where the released examination gives "a negative Prehn sign"
+            return f"says '{mention}' is positive where the released {f.name} statement says 'negative'"
         for a, b in _ANTONYMS:
             wa, wb = rf"(?<![\w-]){a}(?![\w-])", rf"(?<![\w-]){b}(?![\w-])"  # "tender" is not in "non-tender"
             if re.search(wa, loc0, re.I) and re.search(wb, f.statement, re.I) and not re.search(

@@ -165,12 +165,20 @@ _SHORTHAND: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
 ]
 
 
+# An eponymous sign written by the eponym alone ("Murphy neg", "Prehn +ve", "+ Murphy's"), as notes write it
+_EPONYM_SIGN = re.compile(r"^([A-Z][a-z]{2,})(?:'s)?\s+sign$")
+
+
 def shorthand_variants(name: str) -> list[str]:
-    """A name with one of its words in clinical shorthand ("lung biopsy" -> "lung bx")."""
+    """A name with one of its words in clinical shorthand ("lung biopsy" -> "lung bx"), and an eponymous sign by
+    its eponym ("Murphy's sign" -> "Murphy", "Murphy's")."""
     out = [name]
     for rx, forms in _SHORTHAND:
         if rx.search(name):
             out += [rx.sub(f, name, count=1) for f in forms]
+    m = _EPONYM_SIGN.match(name.strip())
+    if m:
+        out += [m.group(1), f"{m.group(1)}'s"]
     return out
 
 
