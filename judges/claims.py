@@ -140,6 +140,7 @@ from medgym.judges.textrules import (
     NUMBER_WORDS,
     REASONING_RX,
     REFERENCE_CTX_RX,
+    RELATIVE_RX,
     RELATIVES,
     RESULT_RX,
     RETRACTION_RX,
@@ -486,6 +487,10 @@ _DIP_ANALYTES = {
     "gluco": (r"\bglycosuria\b|\bglucosuria\b", "glucose"),
     "keton": (r"\bketonuria\b|\bketones\b", "ketones"),
 }
+# Round 86: a word that says the patient drinks no alcohol ("She is teetotal", "Teetotal, no meds"): a denied claim on
+# the case's alcohol history, unless said of a relative or a partner ("Brother: cirrhosis at 38, teetotal")
+_ABSTAINER = re.compile(r"\b(?:tee-?total(?:ler)?|non-?drinker|abstains?\s+from\s+alcohol|abstinent\s+from\s+alcohol)\b", re.I)
+_OTHER_PERSON = re.compile(r"\b(?:husband|wife|partner|friend|flatmate|colleague)s?\b", re.I)
 # the lexicon's finding for a grade no case fact carries ("UA today 2+ glucose" is the glycosuria named again later)
 _DIP_FINDING = {"blood": "haematuria", "leukocytes": "pyuria", "glucose": "glycosuria", "ketones": "ketonuria"}
 _URINALYSIS_NAME = re.compile(r"^(?:urinalysis|urine\s+dipstick|urine\s+dip|UA|urine\s+analysis)$", re.I)
@@ -854,6 +859,8 @@ class ClaimExtractor:
         #: mention text -> the name it is judged by ("spleen is enlarged" -> "splenomegaly")
         self._canon: dict[str, str] = {}
         self._dip_items: dict[str, str] = {}  # round 84: the fact each dipstick analyte's grade is read on
+        alcohol = [f.id for f in know.case.facts if f.category not in _TEST_CATEGORIES and re.match(r"alcohol\b", f.name, re.I)]
+        self._alcohol_fact = alcohol[0] if len(alcohol) == 1 else None  # round 86: the history "teetotal" denies
         #: claims of the earlier turns of the trajectory being read (set by the caller before
         #: each turn), so that a restated invented value keeps its item
         self.earlier: list[Claim] = []
@@ -934,6 +941,15 @@ class ClaimExtractor:
                 self._canon[text[s:e].lower()] = canon
                 out.append((s, e, item, kind, mention_negated(text, s, e)))
                 taken.append((s, e))
+        for m in _ABSTAINER.finditer(text):
+            c0, _c1 = clause_bounds(text, m.start())
+            a = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start()), c0 - 1)
+            if self._alcohol_fact is None or RELATIVE_RX.search(text[a + 1 : m.start()]) or _OTHER_PERSON.search(
+                text[a + 1 : m.start()]
+            ) or any(o[0] < m.end() and m.start() < o[1] for o in out):
+                continue
+            out.append((m.start(), m.end(), self._alcohol_fact, "fact", True))
+            taken.append((m.start(), m.end()))
         for s, e, item, canon in self._dip_grades(text):
             a = max(text.rfind(".", 0, s), text.rfind("\n", 0, s))
             b = min((i for i in (text.find(".", e), text.find("\n", e)) if i >= 0), default=len(text))
