@@ -441,7 +441,9 @@ QUESTION_RX = re.compile(
     r"^\W*will\s+(?:also\s+)?(?:add|order|request|send\s+(?:off\s+)?(?:an?|the)|arrange)\b|\b(?:i|we)\s+should\s+(?:still\s+|also\s+)?like\b|"
     r"\b(?:should|must)\s+be\s+(?:checked|ordered|sent|obtained|performed|done|measured|repeated|arranged|"
     r"requested|confirmed|rechecked|re-checked|verified|reviewed|retested|re-tested)|"
-    r"(?:(?:recommend|request|order|advise)(?:ing)?|suggest)\s+(?:an?\b|the\b|checking|obtaining|ordering|"
+    # "suggest a/the ..." asks; "nothing to suggest a ...", "this would suggest a ..." weigh evidence (round 87)
+    r"(?:(?:recommend|request|order|advise)(?:ing)?|(?<!\bto\s)(?<!\bwould\s)(?<!\bmight\s)(?<!\bcould\s)(?<!\bmay\s)suggest)"
+    r"\s+(?:an?\b|the\b|checking|obtaining|ordering|"
     r"measuring|repeating|urgent|a\s+repeat)|"
     r"^(?:check|order|send|obtain|request|arrange|measure|repeat|rpt|recheck|get|perform|add)\b"
     # "Repeat early-morning ACR is 16 mg/mmol": the repeat test's result, not an order for it

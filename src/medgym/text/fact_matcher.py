@@ -165,13 +165,15 @@ _SHORTHAND: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
 ]
 
 
-# An eponymous sign written by the eponym alone ("Murphy neg", "Prehn +ve", "+ Murphy's"), as notes write it
+# An eponymous sign written by the eponym alone ("Murphy neg", "Prehn +ve", "+ Murphy's"), and a scan by its acronym
+# alone ("DEXA normal" for the "DEXA scan"), as notes write them
 _EPONYM_SIGN = re.compile(r"^([A-Z][a-z]{2,})(?:'s)?\s+sign$")
+_ACRONYM_SCAN = re.compile(r"^([A-Z]{2,}[A-Za-z]*)\s+scan$")
 
 
 def shorthand_variants(name: str) -> list[str]:
-    """A name with one of its words in clinical shorthand ("lung biopsy" -> "lung bx"), and an eponymous sign by
-    its eponym ("Murphy's sign" -> "Murphy", "Murphy's")."""
+    """A name with one of its words in clinical shorthand ("lung biopsy" -> "lung bx"), an eponymous sign by its
+    eponym ("Murphy's sign" -> "Murphy", "Murphy's") and a scan by its acronym ("DEXA scan" -> "DEXA")."""
     out = [name]
     for rx, forms in _SHORTHAND:
         if rx.search(name):
@@ -179,6 +181,9 @@ def shorthand_variants(name: str) -> list[str]:
     m = _EPONYM_SIGN.match(name.strip())
     if m:
         out += [m.group(1), f"{m.group(1)}'s"]
+    m = _ACRONYM_SCAN.match(name.strip())
+    if m:
+        out.append(m.group(1))
     return out
 
 
