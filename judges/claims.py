@@ -466,36 +466,44 @@ _CULTURE_RESULT = re.compile(
     re.I,
 )
 _CULTURE_OF = {"urinary": "urine", "msu": "urine", "faecal": "stool", "fecal": "stool", "joint": "synovial"}
+# a culture result hoped for or awaited is no result: "if the culture grows E. coli", "await cultures"
+_CULTURE_HYPOTHETICAL = re.compile(r"\b(?:if|whether|unless|until|once|await\w*|pending|in\s+case|should)\b[^.;\n]*$", re.I)
 # Round 84: a dipstick grade names its test's result even where the test goes unnamed or is called "dip" ("3+ blood
 # on dipstick", "Dip: trace leucocytes", "- 2+ leukocytes"): the claim is on the case fact that names that analyte in
-# the urine, else on the case's urinalysis, else a reported finding. (analyte key, the regex of the fact names that
-# carry it, the word a report uses for it)
+# the urine, else on the case's urinalysis, else on the lexicon's finding, else a reported finding.
 _DIP_GRADE = re.compile(
     r"(?:(?<![\w+])(?:[1-4]\+|\+{2,4})\s*|\btrace\s+(?:of\s+)?)"
     r"(?P<an>blood|protein|leu[ck]ocytes?|leu[ck]s|nitrites?|glucose|ketones?)\b"
     r"(?!\s+(?:in|on)\s+(?:the\s+|her\s+|his\s+)?(?:stool|faeces|feces|sputum|vomit|aspirate))",
     re.I,
 )
+# per analyte (the first four letters of its word): the fact names that carry it in the urine, and the word a report
+# uses for it
 _DIP_ANALYTES = {
-    "blood": (r"\bha?ematuria\b|\bdipstick\s+blood\b|\bblood\s+in\s+(?:the\s+)?urine\b", "blood"),
-    "prote": (r"\bproteinuria\b|\burine\s+(?:dipstick\s+)?protein\b", "protein"),
-    "leuco": (r"\bpyuria\b|\bleu[ck]ocyte\s+esterase\b|\bleu[ck]ocytes\b", "leukocytes"),
-    "leuko": (r"\bpyuria\b|\bleu[ck]ocyte\s+esterase\b|\bleu[ck]ocytes\b", "leukocytes"),
-    "leucs": (r"\bpyuria\b|\bleu[ck]ocyte\s+esterase\b|\bleu[ck]ocytes\b", "leukocytes"),
-    "leuks": (r"\bpyuria\b|\bleu[ck]ocyte\s+esterase\b|\bleu[ck]ocytes\b", "leukocytes"),
-    "nitri": (r"\bnitrites?\b", "nitrites"),
-    "gluco": (r"\bglycosuria\b|\bglucosuria\b", "glucose"),
-    "keton": (r"\bketonuria\b|\bketones\b", "ketones"),
+    "bloo": (r"\bha?ematuria\b|\bdipstick\s+blood\b|\bblood\s+in\s+(?:the\s+)?urine\b", "blood"),
+    "prot": (r"\bproteinuria\b|\burine\s+(?:dipstick\s+)?protein\b", "protein"),
+    "leuc": (r"\bpyuria\b|\bleu[ck]ocyte\s+esterase\b|\bleu[ck]ocytes\b", "leukocytes"),
+    "nitr": (r"\bnitrites?\b", "nitrites"),
+    "gluc": (r"\bglycosuria\b|\bglucosuria\b", "glucose"),
+    "keto": (r"\bketonuria\b|\bketones\b", "ketones"),
 }
+# the lexicon's finding for a grade no case fact carries ("UA today 2+ glucose" is the glycosuria named again later)
+_DIP_FINDING = {"blood": "haematuria", "leukocytes": "pyuria", "glucose": "glycosuria", "ketones": "ketonuria"}
+_URINALYSIS_NAME = re.compile(r"^(?:urinalysis|urine\s+dipstick|urine\s+dip|UA|urine\s+analysis)$", re.I)
 # Round 86: a word that says the patient drinks no alcohol ("She is teetotal", "Teetotal, no meds"): a denied claim on
 # the case's alcohol history, unless said of a relative or a partner ("Brother: cirrhosis at 38, teetotal")
 _ABSTAINER = re.compile(r"\b(?:tee-?total(?:ler)?|non-?drinker|abstains?\s+from\s+alcohol|abstinent\s+from\s+alcohol)\b", re.I)
 _OTHER_PERSON = re.compile(r"\b(?:husband|wife|partner|friend|flatmate|colleague)s?\b", re.I)
-# the lexicon's finding for a grade no case fact carries ("UA today 2+ glucose" is the glycosuria named again later)
-_DIP_FINDING = {"blood": "haematuria", "leukocytes": "pyuria", "glucose": "glycosuria", "ketones": "ketonuria"}
-_URINALYSIS_NAME = re.compile(r"^(?:urinalysis|urine\s+dipstick|urine\s+dip|UA|urine\s+analysis)$", re.I)
-# a culture result hoped for or awaited is no result: "if the culture grows E. coli", "await cultures"
-_CULTURE_HYPOTHETICAL = re.compile(r"\b(?:if|whether|unless|until|once|await\w*|pending|in\s+case|should)\b[^.;\n]*$", re.I)
+
+
+def _note_sentence(text: str, s: int, e: int) -> tuple[int, int]:
+    """The bounds of the note sentence around [s, e): from the full stop or line break before it to the one after
+    it (exclusive), as terse notes punctuate ("UA trace leuks, WBC 9.8.", "Brother: cirrhosis at 38, teetotal")."""
+    a = max(text.rfind(".", 0, s), text.rfind("\n", 0, s)) + 1
+    b = min((i for i in (text.find(".", e), text.find("\n", e)) if i >= 0), default=len(text))
+    return a, b
+
+
 # "he also reports blurred vision", "she describes night-time wheeze": the patient's own account, asserted
 # by the agent as a history finding. _REPORTED_BEFORE reads "reports"/"describes" as a document or a third
 # party speaking (a letter, the daughter), which hides the claim; with the patient as the subject it is not.
@@ -942,18 +950,17 @@ class ClaimExtractor:
                 out.append((s, e, item, kind, mention_negated(text, s, e)))
                 taken.append((s, e))
         for m in _ABSTAINER.finditer(text):
-            c0, _c1 = clause_bounds(text, m.start())
-            a = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start()), c0 - 1)
-            if self._alcohol_fact is None or RELATIVE_RX.search(text[a + 1 : m.start()]) or _OTHER_PERSON.search(
-                text[a + 1 : m.start()]
-            ) or any(o[0] < m.end() and m.start() < o[1] for o in out):
+            a = max(_note_sentence(text, m.start(), m.end())[0], clause_bounds(text, m.start())[0])
+            said_before = text[a : m.start()]
+            if self._alcohol_fact is None or RELATIVE_RX.search(said_before) or _OTHER_PERSON.search(said_before) or any(
+                o[0] < m.end() and m.start() < o[1] for o in out
+            ):
                 continue
             out.append((m.start(), m.end(), self._alcohol_fact, "fact", True))
             taken.append((m.start(), m.end()))
         for s, e, item, canon in self._dip_grades(text):
-            a = max(text.rfind(".", 0, s), text.rfind("\n", 0, s))
-            b = min((i for i in (text.find(".", e), text.find("\n", e)) if i >= 0), default=len(text))
-            same = [o for o in out if o[2] == item and a < o[0] < b]
+            a, b = _note_sentence(text, s, e)
+            same = [o for o in out if o[2] == item and a <= o[0] < b]
             named = [o for o in same if 0 <= s - o[1] <= 20]
             if same and not named:
                 continue  # "3+ blood on dipstick is at odds with the microscopy": the test's own mention reads it
@@ -1147,7 +1154,7 @@ class ClaimExtractor:
         """(start, end, item, the analyte as a report writes it) of each dipstick grade in ``text`` (round 84)."""
         out = []
         for m in _DIP_GRADE.finditer(text):
-            key = m.group("an").lower()[:5]
+            key = m.group("an").lower()[:4].replace("leuk", "leuc")
             names_rx, word = _DIP_ANALYTES[key]
             if key not in self._dip_items:
                 tests = [f for f in self.know.case.facts if f.category in _TEST_CATEGORIES]
