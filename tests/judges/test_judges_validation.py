@@ -72,8 +72,8 @@ def test_labels_cover_every_node(items):
 
 
 # Every labelled set has been scored once and then tuned on (docs/judges.md, "Honest estimates"), so
-# agreement on them is a regression check of the fit, not an estimate. It pools every tuning set (250 sets,
-# 4181 trajectories at the start of session 33): on the first set alone one question ("Does he own any pets?") is the only irrelevant
+# agreement on them is a regression check of the fit, not an estimate. It pools every tuning set (254 sets,
+# 4245 trajectories at the start of session 34): on the first set alone one question ("Does he own any pets?") is the only irrelevant
 # one, and a single miss moves follow-up macro-F1 by 0.25. Initiation, propagation and (on these sets)
 # interaction have never reached
 # the target even on the tuning sets; their floors guard the current fit and are not the target.
@@ -94,7 +94,8 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
     "202", "203", "204", "205", "206", "207", "208", "209", "210", "211", "212", "213",
     "214", "215", "216", "217", "218", "219", "220", "221", "222", "223", "224", "225",
     "226", "227", "228", "229", "230", "231", "232", "233", "234", "235", "236", "237",
-    "238", "239", "240", "241", "242", "243", "244", "245", "246", "247", "248", "249"))]
+    "238", "239", "240", "241", "242", "243", "244", "245", "246", "247", "248", "249",
+    "250", "251", "252", "253"))]
 # diagnosis update: its union macro-F1 counts the "no diagnosis" / "outside name" classes, which the labels of
 # 94-101 never use (F1 0 by construction); the classes the labels do use average 0.89-0.96 on every fresh set.
 # Session 13 lowered update and initiation from 0.84 to 0.83 when set 110-113 joined after its one scoring and
@@ -145,6 +146,8 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
 # After rounds 83-84 (culture results, dipstick grades), a full run: initiation 0.8625, propagation 0.7740, interaction 0.8714.
 # After rounds 85-87 (eponymous signs, teetotal, a scan by its acronym), a full run: initiation 0.8635, propagation 0.7765,
 # interaction 0.8750, update 0.8421.
+# Session 34: with 250-253 joined after their one scoring (254 sets, 4245 trajectories), the session-33 judge fits
+# initiation 0.8634, propagation 0.7770, interaction 0.8745 and update 0.8427.
 TUNING_FLOORS = {"initiation": 0.84, "propagation": 0.71, "interaction": 0.82, "diagnosis_update": 0.83}
 
 
@@ -156,7 +159,7 @@ def tuning_items():
 def test_reference_judge_agreement_on_the_tuning_sets(tuning_items):
     judge = get_judge("reference")
     results = [judge.judge(i.trajectory) for i in tuning_items]
-    assert len(tuning_items) >= 4181 and all(r.status == "ok" for r in results)
+    assert len(tuning_items) >= 4245 and all(r.status == "ok" for r in results)
     rep = agreement(tuning_items, results)
     low = {
         n: r["macro_f1"] for n, r in rep["nodes"].items()
