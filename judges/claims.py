@@ -465,6 +465,7 @@ _CULTURE_RESULT = re.compile(
     + r")\s+)?(?:cultures?|cx)\b",
     re.I,
 )
+_CULTURE_SPECIMEN_RX = re.compile(_CULTURE_SPECIMEN, re.I)
 _CULTURE_OF = {"urinary": "urine", "msu": "urine", "faecal": "stool", "fecal": "stool", "joint": "synovial"}
 # a culture result hoped for or awaited is no result: "if the culture grows E. coli", "await cultures"
 _CULTURE_HYPOTHETICAL = re.compile(r"\b(?:if|whether|unless|until|once|await\w*|pending|in\s+case|should)\b[^.;\n]*$", re.I)
@@ -1011,6 +1012,12 @@ class ClaimExtractor:
                 # even where a general term of the lexicon also names it
                 s0 = s
                 out = [o for o in out if not (o[0] < e and s < o[1] and o[3] == "finding")]
+            if name.endswith("culture"):
+                # round 88: "Sputum culture is growing S. pneumoniae" where the case's only sputum fact is a
+                # symptom ("no purulent sputum"): the specimen word names the culture, not that fact
+                spec = [o for o in out if s <= o[0] and o[1] <= e and _CULTURE_SPECIMEN_RX.fullmatch(text[o[0] : o[1]])]
+                out = [o for o in out if o not in spec]
+                taken = [(a, b) for a, b in taken if not any(a == o[0] and b == o[1] for o in spec)]
             # the result of a test the case knows ("the biopsy shows class IV disease") is that fact's claim
             if not any(a < e and s0 < b for a, b in taken) and not any(a < e and s0 < b for a, b, *_ in out):
                 out.append((s, e, f"term:{name}", "reported", False))

@@ -223,6 +223,14 @@ _OTHER_DX_GUARDED = [
         r"(?:explanation|diagnosis|cause|candidate|fit)|source|culprit|(?:likely\s+|probable\s+)?cause)\b",
         re.I,
     ),
+    # round 88: "That timing is typical of co-amoxiclav hepatotoxicity, which is my leading diagnosis": the noun
+    # phrase the relative clause ranks, after the preposition or verb that opens it
+    re.compile(
+        r"(?:^|\b(?:of|for|is|as|be|with|suggests?|favou?rs?)\s+)(?P<dx>(?:an?\s+|the\s+)?[A-Za-z][\w'-]*(?:\s+[\w'-]+){0,5}?)"
+        r",\s+which\s+(?:is|remains)\s+(?:still\s+)?(?:my|the|our)\s+(?:leading|working|main|top|most\s+likely|likeliest|"
+        r"favou?red)\s+(?:diagnosis|explanation|impression)\b",
+        re.I,
+    ),
 ]
 # "This looks like co-amoxiclav hepatotoxicity", "My impression is X", "Still think inferior + RV MI",
 # "Still prerenal.": a name in the agent's own words, kept only when it matches a case diagnosis by
@@ -282,7 +290,9 @@ _DX_TRIM = re.compile(
     r"suspected|presumed|definite|acute\s+)?\s*|"
     r"\s+(?:secondary\s+to|due\s+to|caused\s+by|from|with|given|because|based\s+on|supported\s+by|"
     # round 56: "this is acute obstruction on previously healthy kidneys rather than chronic disease"
-    r"rather\s+than|instead\s+of|as\s+opposed\s+to)\b.*$",
+    r"rather\s+than|instead\s+of|as\s+opposed\s+to)\b.*$|"
+    # round 88: a severity grade after the name is no part of it ("COPD, GOLD 3, frequent exacerbator", "(NYHA III)")
+    r"\s*[,(]\s*(?:GOLD|NYHA)\b.*$|,\s*(?:stage|grade|class)\s+[0-9IV]+[A-C]?\b.*$",
     re.I,
 )
 SEMANTIC_DX_THRESHOLD = 0.70
