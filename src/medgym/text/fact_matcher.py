@@ -161,6 +161,8 @@ _SHORTHAND: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
         ("capillary", ("cap",)),
         # round 80: "FBG 5.8", "FPG 6.4"
         ("fasting (?:plasma |blood )?glucose", ("FBG", "FPG")),
+        # round 89: the street name said with its verb ("using speed", "took speed"); "speed" alone is a word
+        ("amphetamines?", ("using speed", "taking speed", "took speed", "used speed", "speed use")),
     )
 ]
 
