@@ -340,7 +340,9 @@ _OR_MORE_AFTER = re.compile(r"^\s*(?:[\w/%\u00b5]+\s+)?or\s+(?:more|above|higher
 _LYSIS_AFTER = re.compile(r"^\s*(?:pre-?(?:lysis|thrombolysis|tPA|alteplase|tenecteplase)|(?:before|for)\s+(?:thrombo)?lysis)\b", re.I)
 _THRESHOLD_BEFORE = re.compile(
     r"\b(?:thresholds?|cut-?offs?|ceiling|criteri(?:on|a)|reference\s+(?:values?|limits?))\s*(?:of|at|is|are|:)?\s*\(?\s*"
-    r"(?:[\d.]+\s*(?:[\w/%\u00b5]+\s*)?(?:and|or|,)\s*)?$",
+    # round 90: a list of the thresholds, each by its measure ("the diagnostic threshold (HbA1c 48, fasting 7.0,
+    # 2-hour 11.1)")
+    r"(?:(?:[\w-]+\s+)?[\d.]+\s*(?:[\w/%\u00b5]+\s*)?(?:and|or|,)\s*)*(?:[A-Za-z][\w-]*\s+|\d[\w]*-[a-z]+\s+)?$",
     re.I,
 )
 # a change in a plan ("reduce basal by 10%", "correction of no more than 8 mmol/L in 24 hours"), a fluid

@@ -110,12 +110,17 @@ _HOURS_RX = re.compile(r"\b(\d{1,2})[\s-]*(?:hour|hr|h)\b", re.I)
 # A tolerance test's time point alone names its value ("OGTT: fasting 5.8, 2h 8.9", "2-hr 10.4"): only for a
 # one-word analyte at 1-3 hours, so a 24-hour collection never reads as a bare "24h".
 _TIME_POINT = re.compile(r"^([1-3])[\s-]*(?:hour|hr|h)\s+(?:glucose|value)$", re.I)
+# Round 90: the fasting value named by its time point alone ("Fasting 7.4 on today's repeat", "repeat fasting 7.4"),
+# only where a value follows (``Lexicon.find``): "fasting lipids" and "fasting since midnight" name no glucose.
+_FASTING_GLUCOSE = re.compile(r"^fasting\s+(?:plasma\s+|blood\s+|capillary\s+)?(?:glucose|sugar)$", re.I)
+_VALUE_AFTER = re.compile(r"\s*(?:glucose\s+|now\s+|was\s+|of\s+|=\s*|:\s*)?\d")
 
 
 def specimen_variants(name: str) -> list[str]:
     """A urine test said with the adjective or the noun ("urinary calcium" for "urine calcium"), a timed test
     written "24-h", "24h" or "24-hr" ("2-hour glucose" as "2-h glucose"), and a tolerance test's value by its time
-    point alone ("2-hour glucose" as "2h"): the same test, written as notes write it."""
+    point alone ("2-hour glucose" as "2h", "fasting plasma glucose" as "fasting"): the same test, written as notes
+    write it."""
     out = [name]
     m = _SPECIMEN_RX.search(name)
     if m:
@@ -130,6 +135,8 @@ def specimen_variants(name: str) -> list[str]:
         tm = _TIME_POINT.match(v.strip())
         if tm:
             out += [f"{tm.group(1)}-hour", f"{tm.group(1)}h", f"{tm.group(1)}-hr"]
+        if _FASTING_GLUCOSE.match(v.strip()):
+            out.append("fasting")
     return out
 
 
@@ -335,6 +342,8 @@ class Lexicon:
                 continue  # "dosing vitamin K", "vit D": a vitamin's letter, not potassium or an acronym
             if m.group(0) == "T" and not _TEMPERATURE_AFTER.match(text, m.end()):
                 continue  # "T 38.9" of a terse note is the temperature; "T waves", "T 1/2" are not
+            if m.group(0).lower() == "fasting" and not _VALUE_AFTER.match(text, m.end()):
+                continue  # "fasting 7.4" is the fasting glucose; "fasting lipids" is not
             k = self.key(m.group(0))
             hits = self._by_alias.get(k)
             if hits is None:  # plural suffix or separator variant: strip and retry
