@@ -465,6 +465,9 @@ _CULTURE_RESULT = re.compile(
     + r")\s+)?(?:cultures?|cx)\b",
     re.I,
 )
+# a unit per day ("mmol/24 h", "mg/day") and an amount written without it ("9.2 mmol")
+_PER_DAY_UNIT = re.compile(r"/\s*(?:24\s*-?\s*h\w*|day|d)\b", re.I)
+_BARE_AMOUNT = re.compile(r"\d\s*(?:mmol|µmol|umol|mg|g)\s*$", re.I)
 _CULTURE_SPECIMEN_RX = re.compile(_CULTURE_SPECIMEN, re.I)
 _CULTURE_OF = {"urinary": "urine", "msu": "urine", "faecal": "stool", "fecal": "stool", "joint": "synovial"}
 # a culture result hoped for or awaited is no result: "if the culture grows E. coli", "await cultures"
@@ -1514,6 +1517,8 @@ class ClaimExtractor:
                 units = {normalize_unit(x.unit) for x in find_quantities(f.statement) if x.unit}
                 return normalize_unit(q.unit) in units
             return True
+        if f.unit and _PER_DAY_UNIT.search(f.unit) and _BARE_AMOUNT.search(q.text):
+            return True  # round 91: a daily excretion written as its amount ("24-hour urine calcium 9.2 mmol")
         return unit_compatible(q.unit, f)
 
     def _unit_owner(self, q: Quantity) -> tuple[str, str] | None:
@@ -2688,11 +2693,16 @@ class ClaimExtractor:
         if not qualifiers:
             return None
         ctx = tc.context_text
+        # round 91: a name inside another fact's longer name is that fact's ("calcium" of "24-hour urine calcium ...,
+        # with normal urinary oxalate" does not call the serum calcium normal)
+        others = [(o.start, o.end) for o in fact_mentions(self.know, ctx, ("fact",)) if o.item_id != f.id]
         for name in sorted(f.all_names, key=len, reverse=True):
             if len(name) < 3:
                 continue
             for m in re.finditer(rf"\b{re.escape(name)}\b", ctx, re.I):
                 if mention_negated(ctx, m.start(), m.end()) == present:
+                    continue
+                if any(a <= m.start() and m.end() <= b and b - a > m.end() - m.start() for a, b in others):
                     continue
                 # round 78: only the name's own sentence ("CSF HSV PCR is negative. MRI brain is normal." does not call
                 # the CSF normal)
