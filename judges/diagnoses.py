@@ -140,7 +140,8 @@ _OTHER_DX_PATTERNS = [
         re.I,
     ),
     re.compile(r"^\s*(?:the\s+)?diagnosis\s*(?:is\s*|[:\-–—]\s*)(?P<dx>[^.;\n(]{3,80})", re.I),
-    re.compile(r"^\s*(?:most\s+)?(?:likely|probably|probable|suspected|presumed)\s+(?P<dx>[^.;\n(,]{3,60})", re.I),
+    # round 93: the name ends at a colon ("Most likely a drug interaction: the combined pill ... will have induced ...")
+    re.compile(r"^\s*(?:most\s+)?(?:likely|probably|probable|suspected|presumed)\s+(?P<dx>[^.;:\n(,]{3,60})", re.I),
 ]
 # "my working diagnosis is unchanged / the same / still unclear": no name, so nothing to match
 _NOT_A_DX_NAME = re.compile(
@@ -238,7 +239,8 @@ _OTHER_DX_GUARDED = [
 _OTHER_DX_GUARDED += [
     re.compile(
         r"\b(?:this|it|the\s+(?:picture|presentation|pattern))\s+(?:looks|sounds|reads|seems)\s+(?:most\s+|very\s+)?"
-        r"like\s+(?P<dx>[^.;:,\n()\u2014\u2013]{3,60})",
+        # round 93: "This reads as hyperkalemia driven by his medications"
+        r"(?:like|as)\s+(?P<dx>[^.;:,\n()\u2014\u2013]{3,60})",
         re.I,
     ),
     re.compile(
@@ -288,7 +290,7 @@ _DX_SHAPED = re.compile(
 _DX_TRIM = re.compile(
     r"^(?:(?:still|now|again|definitely|clearly|certainly)\s+)?(?:probable|probably|likely|most\s+likely|possible|"
     r"suspected|presumed|definite|acute\s+)?\s*|"
-    r"\s+(?:secondary\s+to|due\s+to|caused\s+by|from|with|given|because|based\s+on|supported\s+by|"
+    r"\s+(?:secondary\s+to|due\s+to|caused\s+by|driven\s+by|from|with|given|because|based\s+on|supported\s+by|"
     # round 56: "this is acute obstruction on previously healthy kidneys rather than chronic disease"
     r"rather\s+than|instead\s+of|as\s+opposed\s+to)\b.*$|"
     # round 88: a severity grade after the name is no part of it ("COPD, GOLD 3, frequent exacerbator", "(NYHA III)")
