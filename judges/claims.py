@@ -468,6 +468,24 @@ _CULTURE_RESULT = re.compile(
 # a unit per day ("mmol/24 h", "mg/day") and an amount written without it ("9.2 mmol")
 _PER_DAY_UNIT = re.compile(r"/\s*(?:24\s*-?\s*h\w*|day|d)\b", re.I)
 _BARE_AMOUNT = re.compile(r"\d\s*(?:mmol|µmol|umol|mg|g)\s*$", re.I)
+# Round 94: radiological findings an agent may report on a released scan, and what ties a finding named before
+# the scan to it ("fracture on the chest X-ray"); a hedge or a plan in the clause reports nothing
+_IMAGING_FINDING = re.compile(
+    r"\b(?:fractur\w*|cavitat\w*|calcificat\w*|abscess\w*|hydronephros\w*|free\s+(?:fluid|air)|pneumoperitoneum|"
+    r"cardiomegaly|bronchiectasis|pneumothora\w*|gallstones?|calculi|calculus|teratoma|metastas[ie]s|"
+    r"(?:lymph)?adenopathy)\b",
+    re.I,
+)
+# what the agent infers from a scan ("opacity ... suggesting a pulmonary infarct") is no finding on it
+_INFERENCE_AFTER = re.compile(r"\b(?:suggest\w*|in\s+keeping|consistent|c/w|indicat\w*|fits?|favou?r\w*|implies|"
+                              r"due\s+to|from|i\.e\.|means?|explain\w*|confirm\w*|makes?)\b", re.I)
+_TIED_BEFORE = re.compile(r"\s*(?:[\w-]+\s+){0,2}(?:on|in|at|from|seen\s+on)\s+(?:the\s+|her\s+|his\s+|an?\s+|this\s+)?", re.I)
+_FINDING_HEDGE = re.compile(
+    r"\b(?:if|whether|may|might|could|would|can|possible|possibly|\?|exclude|excluding|rule\s+out|look(?:ing)?\s+for|"
+    r"assess\w*|evaluate|check\s+for|need\w*|want|request\w*|order\w*|arrange|please|pending|await\w*|"
+    r"no\s+(?:evidence|sign)|unless|should|will)\b|\?",
+    re.I,
+)
 _CULTURE_SPECIMEN_RX = re.compile(_CULTURE_SPECIMEN, re.I)
 _CULTURE_OF = {"urinary": "urine", "msu": "urine", "faecal": "stool", "fecal": "stool", "joint": "synovial"}
 # a culture result hoped for or awaited is no result: "if the culture grows E. coli", "await cultures"
@@ -2537,7 +2555,9 @@ class ClaimExtractor:
                 return "unsupported", f"{f.name} was not released by turn {tc.index}"
             if conflict:
                 return "contradicted", conflict
-            invented = self._invented_result(tc, f, _local_window(sentence or clause, mention))
+            invented = self._invented_result(tc, f, _local_window(sentence or clause, mention)) or (
+                self._new_imaging_finding(f, clause, mention) if present else None
+            )
             if invented:
                 return "unsupported", invented
             return "supported", f"released {f.name} ({'present' if present else 'absent'})"
@@ -2666,6 +2686,29 @@ class ClaimExtractor:
                 continue
             if any(a.lower() != low and re.search(rf"\b{re.escape(low)}$", a.lower()) for a in r.all_names):
                 return f"'{mention}' is also named by the released {r.name}"
+        return None
+
+    def _new_imaging_finding(self, f: Fact, clause: str, mention: str | None) -> str | None:
+        """Round 94: a finding the agent reports on a released scan that its report never names ("Subtle right
+        fifth rib fracture on the chest X-ray" against a report of a pneumothorax and otherwise normal lungs).
+        Only radiological finding nouns of a closed list count, un-negated and not hedged, after the scan's name
+        or tied to it positionally ("X on the CXR"); a paraphrase of the report ("3 cm rim") names none of them."""
+        if f.category != FactCategory.imaging or not mention:
+            return None
+        at = clause.lower().find(mention.lower())
+        if at < 0 or _FINDING_HEDGE.search(clause):
+            return None
+        stmt = f.statement.lower()
+        inference = _INFERENCE_AFTER.search(clause, at)
+        for m in _IMAGING_FINDING.finditer(clause, 0, inference.start() if inference else len(clause)):
+            if m.start() < at and not _TIED_BEFORE.fullmatch(clause[m.end() : at]):
+                continue  # a finding named before the scan belongs to it only positionally
+            between = clause[at + len(mention) : m.start()].lstrip(" :")  # "CXR: R 5th rib fracture"
+            if m.start() > at and (len(between.split()) > 8 or re.search(r"\bor\b|[;:]", between)):
+                continue  # far from the scan's name, or another item of a list ("delta brush or an ovarian teratoma")
+            if _denied_at(clause, m.start(), m.end()) or m.group(0).lower()[:6] in stmt:
+                continue
+            return f"'{m.group(0)}' is not in the released {f.name} report"
         return None
 
     def _invented_result(self, tc: TurnContext, f: Fact, local: str) -> str | None:
