@@ -148,6 +148,8 @@ def _fact_negated_keywords(f: Fact) -> set[str]:
         negated_spans.append((m.start(), m.start(1) + len(body)))
         for part in re.split(r"\s*,\s*|\s+(?:or|and|nor)\s+", body):
             part = re.split(r"\s+of\s+", part)[0]  # "no compression of the optic chiasm": the finding is the head
+            # round 95: "no needle-shaped urate crystals are seen": the head is the finding, not the reporting verb
+            part = re.sub(r"\s+(?:(?:is|are|was|were)\s+)?(?:seen|present|identified|found|noted|detected|shown)\W*$", "", part)
             toks = [t.strip("-").lower() for t in part.split() if t.strip("-")]
             if toks and len(toks[-1]) > 3 and toks[-1] not in _STOP:
                 words.add(toks[-1][:7])

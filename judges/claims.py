@@ -486,6 +486,19 @@ _FINDING_HEDGE = re.compile(
     r"no\s+(?:evidence|sign)|unless|should|will)\b|\?",
     re.I,
 )
+# what crystals would prove ("gout is only proven by urate crystals in the fluid") reports none
+_CRYSTAL_CRITERION = re.compile(
+    r"\b(?:proven|proved|diagnosed|confirmed|defined)\s+by|\b(?:would|if|whether|needs?|needed|requires?|look\w*\s+for|"
+    r"exclude|rule\s+out|to\s+(?:see|confirm|check))\b",
+    re.I,
+)
+# Round 95: the kind of crystal named before "crystals" makes the word a result ("negatively birefringent
+# needle-shaped MSU crystals", "CPP crystals"), not the name of the crystal analysis
+_CRYSTAL_KIND_BEFORE = re.compile(
+    r"\b(?:MSU|monosodium\s+urate|urate|uric\s+acid|CPP|CPPD|calcium\s+pyrophosphate|pyrophosphate|needle[\s-]*(?:shaped|like)?|"
+    r"rhomboid\w*|rhomb\w*|birefringent|intracellular)\W*(?:[\w-]+\W+){0,3}$",
+    re.I,
+)
 _CULTURE_SPECIMEN_RX = re.compile(_CULTURE_SPECIMEN, re.I)
 _CULTURE_OF = {"urinary": "urine", "msu": "urine", "faecal": "stool", "fecal": "stool", "joint": "synovial"}
 # a culture result hoped for or awaited is no result: "if the culture grows E. coli", "await cultures"
@@ -759,6 +772,30 @@ def _code_shapes(facts) -> dict[str, tuple[str, frozenset[str]]]:
             codes = out.get(pre, (f.id, frozenset()))[1] | {m.group(2)}
             out[pre] = (f.id, codes)
     return {p: v for p, v in out.items() if p not in shared}
+
+
+_CPP_WORDS = re.compile(r"\b(?:CPPD?|calcium\s+pyrophosphate|pyrophosphate|rhomboid\w*|positively\s+birefringent)\b", re.I)
+_MSU_WORDS = re.compile(r"\b(?:MSU|monosodium\s+urate|urate|uric\s+acid|needle[\s-]*(?:shaped|like)?|negatively\s+birefringent)\b", re.I)
+
+
+def _crystal_kinds(text: str) -> set[str]:
+    """The crystal kinds a text reports un-negated: "cpp" (rhomboid, positively birefringent calcium
+    pyrophosphate) or "msu" (needle-shaped, negatively birefringent monosodium urate)."""
+    return {kind for kind, rx in (("cpp", _CPP_WORDS), ("msu", _MSU_WORDS))
+            if any(not _denied_at(text, m.start(), m.end()) for m in rx.finditer(text))}
+
+
+def _crystal_conflict(f: Fact, clause: str) -> str | None:
+    """Round 95: crystals of the other kind than the released analysis reports ("negatively birefringent
+    needle-shaped MSU crystals" against "rhomboid, weakly positively birefringent calcium pyrophosphate crystals ...;
+    no needle-shaped urate crystals are seen"), the gout/pseudogout confusion a reply invents."""
+    if not re.search(r"\bcrystals?\b", clause, re.I) or not re.search(r"\bcrystal", f.statement, re.I):
+        return None
+    released = _crystal_kinds(f.statement)
+    said = _crystal_kinds(clause) - released
+    if len(released) == 1 and said:
+        return f"reports {next(iter(said)).upper()} crystals where the released {f.name} shows {next(iter(released)).upper()}"
+    return None
 
 
 def _names_a_finding(fact: Fact, said: str) -> bool:
@@ -2162,6 +2199,10 @@ class ClaimExtractor:
                 positional = True  # "extreme delta brush on EEG": an alias that is a finding of the report
             if not positional and fact is not None and fact.category == FactCategory.imaging:
                 positional = bool(_FOUND_ON_BEFORE.search(before))  # "the emphysema on his HRCT"
+            if not positional and re.search(r"\bcrystals?$", text[s:e].strip(), re.I) and (
+                _CRYSTAL_KIND_BEFORE.search(before) or _CRYSTAL_KIND_BEFORE.search(text[s:e].strip() + " ")
+            ) and not _CRYSTAL_CRITERION.search(clause):
+                positional = True  # round 95: "MSU crystals on the tap", "needle-shaped crystals": the crystals seen
             if not text[:s].strip(" -*•\t0123456789.)") and _PURPOSE_AFTER.match(text[e:]) and not (
                 RESULT_RX.search(text[e:]) or neg
             ):
@@ -2504,8 +2545,10 @@ class ClaimExtractor:
             elif mention.lower() in self._canon:
                 canon = self._canon[mention.lower()]
                 clause, sentence, mention = clause.replace(mention, canon), sentence.replace(mention, canon), canon
-            conflict = (present and self._other_code(item, mention)) or self._qualitative_conflict(
-                f, clause, present, _local_window(clause, mention), mention
+            conflict = (
+                (present and self._other_code(item, mention))
+                or self._qualitative_conflict(f, clause, present, _local_window(clause, mention), mention)
+                or (present and _crystal_conflict(f, clause))
             )
             consistent_negation = f.negated and not present
             for tmpl, t_turn in tc.injected:
