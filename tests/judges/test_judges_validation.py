@@ -148,6 +148,8 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
 # interaction 0.8750, update 0.8421.
 # Session 34: with 250-253 joined after their one scoring (254 sets, 4245 trajectories), the session-33 judge fits
 # initiation 0.8634, propagation 0.7770, interaction 0.8745 and update 0.8427.
+# After rounds 88-95 (cultures, grades, speed, fasting, daily amounts, U&E, scan findings, crystals), a full run:
+# initiation 0.8649, propagation 0.7808, interaction 0.8762, update 0.8440.
 TUNING_FLOORS = {"initiation": 0.84, "propagation": 0.71, "interaction": 0.82, "diagnosis_update": 0.83}
 
 
