@@ -482,7 +482,7 @@ _INFERENCE_AFTER = re.compile(r"\b(?:suggest\w*|in\s+keeping|consistent|c/w|indi
 _TIED_BEFORE = re.compile(r"\s*(?:[\w-]+\s+){0,2}(?:on|in|at|from|seen\s+on)\s+(?:the\s+|her\s+|his\s+|an?\s+|this\s+)?", re.I)
 _FINDING_HEDGE = re.compile(
     r"\b(?:if|whether|may|might|could|would|can|possible|possibly|\?|exclude|excluding|rule\s+out|look(?:ing)?\s+for|"
-    r"assess\w*|evaluate|check\s+for|need\w*|want|request\w*|order\w*|arrange|please|pending|await\w*|"
+    r"assess\w*|evaluate|check\s+for|needs?|needed|want|request\w*|order\w*|arrange|please|pending|await\w*|"
     r"no\s+(?:evidence|sign)|unless|should|will)\b|\?",
     re.I,
 )
@@ -496,7 +496,7 @@ _CRYSTAL_CRITERION = re.compile(
 # needle-shaped MSU crystals", "CPP crystals"), not the name of the crystal analysis
 _CRYSTAL_KIND_BEFORE = re.compile(
     r"\b(?:MSU|monosodium\s+urate|urate|uric\s+acid|CPP|CPPD|calcium\s+pyrophosphate|pyrophosphate|needle[\s-]*(?:shaped|like)?|"
-    r"rhomboid\w*|rhomb\w*|birefringent|intracellular)\W*(?:[\w-]+\W+){0,3}$",
+    r"rhomb\w*|birefringent|intracellular)\W*(?:[\w-]+\W+){0,3}$",
     re.I,
 )
 _CULTURE_SPECIMEN_RX = re.compile(_CULTURE_SPECIMEN, re.I)

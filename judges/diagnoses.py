@@ -224,6 +224,13 @@ _OTHER_DX_GUARDED = [
         r"(?:explanation|diagnosis|cause|candidate|fit)|source|culprit|(?:likely\s+|probable\s+)?cause)\b",
         re.I,
     ),
+    # round 96: "My assessment is unchanged: breakthrough seizures because the combined pill ...", "Impression
+    # unchanged: LTG level drop from the COC": the name after the colon is the diagnosis kept
+    re.compile(
+        r"\b(?:assessment|impression|diagnosis|view|dx|imp)\s+(?:is\s+|remains\s+)?(?:unchanged|the\s+same|stands)\s*"
+        r"[:\u2014\u2013-]\s*(?P<dx>[^.;:,\n()\u2014\u2013]{3,60})",
+        re.I,
+    ),
     # round 88: "That timing is typical of co-amoxiclav hepatotoxicity, which is my leading diagnosis": the noun
     # phrase the relative clause ranks, after the preposition or verb that opens it
     re.compile(
