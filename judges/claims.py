@@ -494,9 +494,11 @@ _CRYSTAL_CRITERION = re.compile(
 )
 # Round 95: the kind of crystal named before "crystals" makes the word a result ("negatively birefringent
 # needle-shaped MSU crystals", "CPP crystals"), not the name of the crystal analysis
+# the two crystal kinds by their names and shapes (round 95: _crystal_kinds reads a statement and a reply with them)
+_CPP_TERMS = r"CPPD?|calcium\s+pyrophosphate|pyrophosphate|rhomb\w*"
+_MSU_TERMS = r"MSU|monosodium\s+urate|urate|uric\s+acid|needle[\s-]*(?:shaped|like)?"
 _CRYSTAL_KIND_BEFORE = re.compile(
-    r"\b(?:MSU|monosodium\s+urate|urate|uric\s+acid|CPP|CPPD|calcium\s+pyrophosphate|pyrophosphate|needle[\s-]*(?:shaped|like)?|"
-    r"rhomb\w*|birefringent|intracellular)\W*(?:[\w-]+\W+){0,3}$",
+    rf"\b(?:{_MSU_TERMS}|{_CPP_TERMS}|birefringent|intracellular)\W*(?:[\w-]+\W+){{0,3}}$",
     re.I,
 )
 _CULTURE_SPECIMEN_RX = re.compile(_CULTURE_SPECIMEN, re.I)
@@ -774,8 +776,8 @@ def _code_shapes(facts) -> dict[str, tuple[str, frozenset[str]]]:
     return {p: v for p, v in out.items() if p not in shared}
 
 
-_CPP_WORDS = re.compile(r"\b(?:CPPD?|calcium\s+pyrophosphate|pyrophosphate|rhomboid\w*|positively\s+birefringent)\b", re.I)
-_MSU_WORDS = re.compile(r"\b(?:MSU|monosodium\s+urate|urate|uric\s+acid|needle[\s-]*(?:shaped|like)?|negatively\s+birefringent)\b", re.I)
+_CPP_WORDS = re.compile(rf"\b(?:{_CPP_TERMS}|positively\s+birefringent)\b", re.I)
+_MSU_WORDS = re.compile(rf"\b(?:{_MSU_TERMS}|negatively\s+birefringent)\b", re.I)
 
 
 def _crystal_kinds(text: str) -> set[str]:
@@ -2781,13 +2783,15 @@ class ClaimExtractor:
         ctx = tc.context_text
         # round 91: a name inside another fact's longer name is that fact's ("calcium" of "24-hour urine calcium ...,
         # with normal urinary oxalate" does not call the serum calcium normal)
-        others = [(o.start, o.end) for o in fact_mentions(self.know, ctx, ("fact",)) if o.item_id != f.id]
+        others: list[tuple[int, int]] | None = None  # the context's other fact names, found once a name is met
         for name in sorted(f.all_names, key=len, reverse=True):
             if len(name) < 3:
                 continue
             for m in re.finditer(rf"\b{re.escape(name)}\b", ctx, re.I):
                 if mention_negated(ctx, m.start(), m.end()) == present:
                     continue
+                if others is None:
+                    others = [(o.start, o.end) for o in fact_mentions(self.know, ctx, ("fact",)) if o.item_id != f.id]
                 if any(a <= m.start() and m.end() <= b and b - a > m.end() - m.start() for a, b in others):
                     continue
                 # round 78: only the name's own sentence ("CSF HSV PCR is negative. MRI brain is normal." does not call
