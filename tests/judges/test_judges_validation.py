@@ -150,6 +150,8 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
 # initiation 0.8634, propagation 0.7770, interaction 0.8745 and update 0.8427.
 # After rounds 88-95 (cultures, grades, speed, fasting, daily amounts, U&E, scan findings, crystals), a full run:
 # initiation 0.8649, propagation 0.7808, interaction 0.8762, update 0.8440.
+# Session 35: with 254-257 joined after their one scoring (258 sets, 4309 trajectories), the session-34 judge fits
+# initiation 0.8648, propagation 0.7804, interaction 0.8768 and update 0.8454.
 TUNING_FLOORS = {"initiation": 0.84, "propagation": 0.71, "interaction": 0.82, "diagnosis_update": 0.83}
 
 
