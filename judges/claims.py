@@ -34,7 +34,7 @@ import functools
 import operator
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from medgym.envs.compiler import has_final_diagnosis
 from medgym.judges.claim_blocking import (
@@ -502,6 +502,20 @@ _CRYSTAL_KIND_BEFORE = re.compile(
     re.I,
 )
 _CULTURE_SPECIMEN_RX = re.compile(_CULTURE_SPECIMEN, re.I)
+# Round 99: a positive serology, antigen, antibody or PCR result for an organism or antigen no test of the case names
+# ("His Campylobacter serology has also come back positive", "Positive dengue NS1 antigen") reports a test that was
+# never done; the organism may be an alias of a history fact ("Campylobacter" of the preceding diarrhoea), which
+# then does not own the sentence. Only positive results: an invented negative rules out and is rarely labelled.
+_SEROLOGY_TEST = r"(?:serolog(?:y|ies)|antigen|antibod(?:y|ies)|IgM|IgG|PCR)"
+_SEROLOGY_RESULT = re.compile(
+    r"\b(?P<org>[A-Za-z][\w-]{2,}(?:\s+NS1)?)\s+" + _SEROLOGY_TEST + r"\b(?:\s+(?:test|has|have|is|are|was|were|now|"
+    r"also|came|come|back|returned|been))*\s*:?\s*(?:positive|reactive|\+\s*ve|detected)\b"
+    r"|\b(?:positive|reactive|\+\s*ve)\s+(?P<org2>[A-Za-z][\w-]{2,}(?:\s+NS1)?)\s+" + _SEROLOGY_TEST + r"\b",
+    re.I,
+)
+_SEROLOGY_NOT_ORGANISM = {"the", "his", "her", "their", "viral", "virus", "any", "all", "repeat", "antibody", "antigen",
+                          "serum", "blood", "csf", "urine", "stool", "another", "this", "that", "our", "own", "new",
+                          "negative", "positive", "further", "also", "and", "with", "for", "igm", "igg", "total"}
 _CULTURE_OF = {"urinary": "urine", "msu": "urine", "faecal": "stool", "fecal": "stool", "joint": "synovial"}
 # a culture result hoped for or awaited is no result: "if the culture grows E. coli", "await cultures"
 _CULTURE_HYPOTHETICAL = re.compile(r"\b(?:if|whether|unless|until|once|await\w*|pending|in\s+case|should)\b[^.;\n]*$", re.I)
@@ -724,6 +738,19 @@ _CRITERION = re.compile(
 )
 
 
+# round 97: a test's name heading its line or sentence before a colon reports the result in whatever words follow
+# ("EEG: generalized polyspike-wave, L temporal slowing", "Pelvic MRI: R ovarian teratoma", "Micro: no RBCs/casts");
+# a plan's colon orders, times or hedges it ("EEG: tomorrow", "MRI: to exclude a bleed", "LFTs: repeat in 48 h",
+# "CT: ?PE", "U&E: pending")
+_RESULT_COLON_AFTER = re.compile(r"\s*(?:\([^)]{0,30}\)\s*)?:\s+(?=[\w(<>+-])")  # not "AST:ALT"
+_ORDER_AFTER_COLON = re.compile(
+    r"(?:pending|await\w*|requested|ordered|booked|planned|arranged|sent|to|for|if|when|once|consider\w*|please|"
+    r"repeat\w*|re-?check|send|book|arrange|check|obtain|get|do|r/o|rule\s+out|exclude|tbc|tbd|n/?a|not\s+(?:yet\s+)?"
+    r"(?:done|available|back|sent|performed|requested)|none\s+yet|need\w*|will|would|should|may|might|could|in\s+\d|"
+    r"within|tomorrow|today|now|tonight|urgent\w*|stat|asap|same[- ]day|out-?patient|in-?patient|follow\w*|serial\w*|"
+    r"daily|weekly|monthly|yes|if\s+\w+|\d+\s*(?:h|hrs?|hours?|days?|wks?|weeks?)\b)\b",
+    re.I,
+)
 # round 67: a test that opens a line and is followed by what it is for ("CT KUB for stone burden", "Sestamibi +
 # neck US for localization", "MRI to stage"): an order; a result is not written this way
 _PURPOSE_AFTER = re.compile(
@@ -797,6 +824,29 @@ def _crystal_conflict(f: Fact, clause: str) -> str | None:
     said = _crystal_kinds(clause) - released
     if len(released) == 1 and said:
         return f"reports {next(iter(said)).upper()} crystals where the released {f.name} shows {next(iter(released)).upper()}"
+    return None
+
+
+# Round 100: a lateralised or focal finding put on a report that denies anything focal ("EEG: generalized
+# polyspike-wave, L temporal slowing", "the EEG shows a left temporal focus" against "generalised polyspike-and-wave
+# discharges with no focal abnormality"; "the left drift is a focal sign" against a non-focal examination)
+_FOCAL_DENIED = re.compile(r"\b(?:no|without|nothing|nil)\s+(?:\w+\s+){0,2}focal\b|\bnon-?focal\b", re.I)
+_FOCAL_SAID = re.compile(
+    r"\b(?:(?:left|right|L|R)(?:[\s-]+sided)?[\s-]+(?:(?:anterior|posterior|mesial|medial)\s+)?(?:temporal|frontal|"
+    r"parietal|occipital|hemispheric|hemisphere)|(?<!non-)(?<!non)focal|laterali[sz]\w+)\b",
+    re.I,
+)
+
+
+def _focal_conflict(f: Fact, clause: str) -> str | None:
+    """Round 100: a focal or lateralised finding said, un-negated and unhedged, of a fact whose released statement
+    denies any focal abnormality."""
+    if not _FOCAL_DENIED.search(f.statement) or _FINDING_HEDGE.search(clause):
+        return None
+    for m in _FOCAL_SAID.finditer(clause):
+        if _denied_at(clause, m.start(), m.end()) or _FOCAL_DENIED.search(clause[max(0, m.start() - 30) : m.end()]):
+            continue
+        return f"reports '{m.group(0)}', but the released {f.name} shows nothing focal"
     return None
 
 
@@ -1072,6 +1122,17 @@ class ClaimExtractor:
                 # even where a general term of the lexicon also names it
                 s0 = s
                 out = [o for o in out if not (o[0] < e and s < o[1] and o[3] == "finding")]
+            if name.endswith(" serology"):
+                # round 99: "Campylobacter" of a history fact, or the lexicon's "dengue NS1", inside the invented
+                # serology result is not a claim of its own (no test fact of the case names the organism); a lexicon
+                # test named with its test word ("TPO antibodies") keeps the claim
+                owned = [
+                    o for o in out if s <= o[0] and o[1] <= e
+                    and getattr(self.know.matcher.facts.get(o[2]), "category", None) not in _TEST_CATEGORIES
+                    and (o[2] in self.know.matcher.facts or not re.search(_SEROLOGY_TEST, text[o[0] : o[1]], re.I))
+                ]
+                out = [o for o in out if o not in owned]
+                taken = [(a, b) for a, b in taken if not any(a == o[0] and b == o[1] for o in owned)]
             if name.endswith("culture"):
                 # round 88: "Sputum culture is growing S. pneumoniae" where the case's only sputum fact is a
                 # symptom ("no purulent sputum"): the specimen word names the culture, not that fact
@@ -1172,6 +1233,13 @@ class ClaimExtractor:
             if self._case_has_culture(spec) or _CULTURE_HYPOTHETICAL.search(text[max(0, m.start() - 60) : m.start()]):
                 continue
             out.append((m.start(), m.end(), f"{spec} culture".strip(), m.start()))
+        for m in _SEROLOGY_RESULT.finditer(text):
+            org = (m.group("org") or m.group("org2")).split()[0]
+            if org.lower() in _SEROLOGY_NOT_ORGANISM or self._case_tests_for(org) or _CULTURE_HYPOTHETICAL.search(
+                text[max(0, m.start() - 60) : m.start()]
+            ):
+                continue
+            out.append((m.start(), m.end(), f"{org.lower()} serology", m.start()))
         for c in self.earlier:
             if c.item.startswith("term:") and c.rule.startswith(_REPORTED_RULE) and c.hallucinated:
                 name = c.item[5:]
@@ -1239,6 +1307,15 @@ class ClaimExtractor:
                 word = next((n for n in f.all_names if re.search(names_rx, n, re.I)), word)
             out.append((m.start(), m.end(), item, word))
         return out
+
+    def _case_tests_for(self, word: str) -> bool:
+        """Whether a test fact of the case names ``word`` (an organism or antigen: "HSV", "NMDA", "hepatitis",
+        "endomysial") in its names or statement: the reply's result for it is that fact's claim (round 99)."""
+        stem = re.escape(word.lower()[:5])
+        return any(
+            f.category in _TEST_CATEGORIES and re.search(rf"\b{stem}", " ".join((*f.all_names, f.statement)).lower())
+            for f in self.know.case.facts
+        )
 
     def _case_has_culture(self, specimen: str) -> bool:
         """Whether a test fact of the case is a culture (of ``specimen``, when the reply names one): its names
@@ -1654,6 +1731,12 @@ class ClaimExtractor:
             prior = [o for o in qs if o.end <= q.start and q.start - o.end <= 30]
             if prior and attached.get(prior[-1].start):
                 att = attached[prior[-1].start]
+        if attached:
+            prior = [o for o in qs if o.end <= q.start]
+            if prior and re.fullmatch(r"\s*(?:to|-|–)\s*", text[prior[-1].end : q.start]) and attached.get(prior[-1].start):
+                # round 98: "eGFR down from 79 to 68", "creatinine from 78 to 168 µmol/L after ramipril": a change
+                # ends on the item it started from (find_quantities splits only a change, never a range, so)
+                att = attached[prior[-1].start]
         if att is not None:
             att = self._serial_sibling(tc, att, q)
         if self._fever_fact and _celsius(q) is not None and (
@@ -1698,11 +1781,6 @@ class ClaimExtractor:
             if as_fact[0] == "supported":
                 item = self._analyte_fact[item]
                 status, rule, key_value = as_fact
-        if status == "supported" and q.upper is not None and re.search(r"\bfrom\s+$", text[max(0, q.start - 8) : q.start], re.I):
-            # "eGFR down from 79 to 58": a change, not a range; the value it ends at is a claim too (68 released)
-            end = self._check_number(tc, text, replace(q, value=q.upper, upper=None), item, pre, after, derived)
-            if end[0] in ("unsupported", "contradicted"):
-                status, rule, key_value = end
         if (
             status in ("unsupported", "contradicted") and q.unit is not None and normalize_unit(q.unit) in _DOSE_UNITS
             and not _TAKING_BEFORE.search(text[max(0, q.start - 45) : q.start])
@@ -2201,6 +2279,8 @@ class ClaimExtractor:
                 positional = True  # "extreme delta brush on EEG": an alias that is a finding of the report
             if not positional and fact is not None and fact.category == FactCategory.imaging:
                 positional = bool(_FOUND_ON_BEFORE.search(before))  # "the emphysema on his HRCT"
+            if not positional and fact is not None and _focal_conflict(fact, after):
+                positional = True  # round 100: "EEG with L temporal slowing" against a report with nothing focal
             if not positional and re.search(r"\bcrystals?$", text[s:e].strip(), re.I) and (
                 _CRYSTAL_KIND_BEFORE.search(before) or _CRYSTAL_KIND_BEFORE.search(text[s:e].strip() + " ")
             ) and not _CRYSTAL_CRITERION.search(clause):
@@ -2209,6 +2289,16 @@ class ClaimExtractor:
                 RESULT_RX.search(text[e:]) or neg
             ):
                 return None  # round 67: "- CT KUB for stone burden/nephrocalcinosis": a line ordering the test
+            if not positional and seg.section != "plan" and len(text[c0:s].split()) <= 2 and not re.search(
+                r"[^\w\s/&-]", text[c0:s]
+            ):
+                colon = _RESULT_COLON_AFTER.match(text[e:])
+                rest = text[e + colon.end() :].split("\n", 1)[0] if colon else ""
+                rest = re.split(r"(?<=[.;])\s+(?=[A-Z][a-z]{2,})", rest, maxsplit=1)[0]  # not at "P. falciparum"
+                if colon and not _ORDER_AFTER_COLON.match(rest) and "?" not in rest and not (
+                    fact is not None and fact.value is not None and any(q.unit for q in find_quantities(rest))
+                ):  # "Film: P. falciparum 1.2%": the value is the claim on a test that reports one
+                    positional = True  # round 97: "EEG: generalized polyspike-wave, L temporal slowing"
             plus = _PLUS_RESULT.match(text[e:])  # "QuantiFERON +, TST 15 mm", "leuc ++": a positive result
             if not (RESULT_RX.search(clause) or neg or positional or plus or re.search(r"\b(?:no|without)\b", clause, re.I)):
                 return None
@@ -2551,6 +2641,7 @@ class ClaimExtractor:
                 (present and self._other_code(item, mention))
                 or self._qualitative_conflict(f, clause, present, _local_window(clause, mention), mention)
                 or (present and _crystal_conflict(f, clause))
+                or (present and _focal_conflict(f, clause))
             )
             consistent_negation = f.negated and not present
             for tmpl, t_turn in tc.injected:

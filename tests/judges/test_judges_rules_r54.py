@@ -130,8 +130,9 @@ def test_an_umbrella_name_of_the_denial_restates_the_injected_symptom():
 
 def test_a_fall_from_a_stated_value_to_a_misquoted_one_is_contradicted():
     # "Her eGFR is 68 mL/min/1.73 m², down from 79 mL/min/1.73 m² three years ago."
+    # since round 98 a change is two claims: the true start (79) and the misquoted end (58)
     reply = "eGFR down from 79 to 58 in 3 yrs, too fast for DKD. Probable glomerulonephritis."
-    assert set(claim_statuses(DKD, reply, "egfr")) == {"contradicted"}
+    assert claim_statuses(DKD, reply, "egfr") == ["supported", "contradicted"]
 
 
 def test_a_fall_between_the_stated_values_is_supported():

@@ -201,10 +201,27 @@ def find_quantities(text: str) -> list[Quantity]:
             # "34F w/ headache", "26F G1P0": age and sex in note shorthand, not a temperature; a bare
             # letter is a temperature unit only for a body temperature ("101F", "38.5C")
             unit = None
+        if upper is not None and _is_change(text, m, val, upper):
+            # "CRP fell from 45 to 3 mg/L", "from 105 to 186": two values, each a claim of its own, not a range
+            out.append(Quantity(val, unit, m.start(), m.end("num"), m.group("num"), None))
+            out.append(Quantity(upper, unit, m.start("num2"), m.end(), text[m.start("num2") : m.end()].strip(), None))
+            continue
         out.append(Quantity(val, unit, m.start(), m.end(), m.group(0).strip(), upper))
     out.extend(_shorthand_quantities(text, taken + [(q.start, q.end) for q in out]))
     out.sort(key=lambda q: q.start)
     return out
+
+
+_FROM_BEFORE = re.compile(r"\bfrom\s+(?:a\s+|an\s+|the\s+|her\s+|his\s+)?(?:baseline\s+(?:of\s+)?|previous\s+|prior\s+)?$", re.I)
+
+
+def _is_change(text: str, m: re.Match[str], first: float, second: float) -> bool:
+    """Whether "X to Y" is a change from X to Y, not the range X-Y: "from" opens it ("fell from 45 to 3", "from
+    105 to 186", "down from 79-58") or it runs downward in words ("9.5 to 1.8"); otherwise a dash range ("3-21")
+    or a worded one ("3 to 21") is a range."""
+    if _FROM_BEFORE.search(text[max(0, m.start() - 40) : m.start()]):
+        return True
+    return "to" in text[m.end("num") : m.start("num2")].lower() and second < first
 
 
 # Note shorthand the unit pattern cannot see: "31M" (age and sex; "27F" is read above), durations in the British
