@@ -30,9 +30,20 @@ def _is_label_number(text: str, q: Quantity, qs: list[Quantity]) -> bool:
     )
 
 
+# round 101: units of alcohol are a measure of intake, not a count of events or a dose ("He drinks about 20 units a
+# week", "14 units/week", "15 units at weekends"): the labels read them as the alcohol fact's number, like "6 u/wk"
+_ALCOHOL_UNIT_CONTEXT = (
+    r"\s*(?:of\s+(?:alcohol|etoh|beer|wine|spirits|cider)|/\s*(?:wk|week|w|d|day|weekend)|\s+(?:a|per|each|every)\s+"
+    r"(?:week|wk|day|night|weekend)|\s+(?:alcohol|etoh|weekly|daily)|\s+(?:at|on|over)\s+(?:the\s+)?weekends?)"
+)
+_ALCOHOL_UNITS_AFTER = re.compile(r"^\s*units?(?=" + _ALCOHOL_UNIT_CONTEXT + ")", re.I)
+
+
 def _is_attribute_number(text: str, q: Quantity) -> bool:
     """A duration, count or dose that qualifies a fact ("a 10-day course", "2 weeks earlier"),
-    as opposed to the measured value of the fact ("GCS 14", "schistocytes at 6%")."""
+    as opposed to the measured value of the fact ("GCS 14", "schistocytes at 6%", "14 units a week")."""
+    if _ALCOHOL_UNITS_AFTER.match(text[q.end : q.end + 40]):
+        return False
     return q.unit in ("h", "d", "wk", "y", "min", "mg", "g", "µg") or bool(TIME_UNIT_AFTER_RX.match(text[q.end : q.end + 20]))
 
 
@@ -68,7 +79,7 @@ _COUNTED_AFTER = re.compile(
     r"^\s+(?:(?:more|further|separate|previous|similar|bilious|green|large|small|loose|watery|profuse)\s+)?"
     r"(?:vomits|vomiting\s+episodes|episodes|bouts|attacks|stools|movements|seizures|falls|spikes|admissions|"
     r"presentations|times|occasions|courses|doses|tablets|pregnancies|children|siblings|drinks|cigarettes|"
-    r"units|pads|wet\s+nappies|nappies|feeds)\b",
+    r"units(?!" + _ALCOHOL_UNIT_CONTEXT + r")|pads|wet\s+nappies|nappies|feeds)\b",
     re.I,
 )
 
