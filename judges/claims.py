@@ -748,7 +748,7 @@ _ORDER_AFTER_COLON = re.compile(
     r"repeat\w*|re-?check|send|book|arrange|check|obtain|get|do|r/o|rule\s+out|exclude|tbc|tbd|n/?a|not\s+(?:yet\s+)?"
     r"(?:done|available|back|sent|performed|requested)|none\s+yet|need\w*|will|would|should|may|might|could|in\s+\d|"
     r"within|tomorrow|today|now|tonight|urgent\w*|stat|asap|same[- ]day|out-?patient|in-?patient|follow\w*|serial\w*|"
-    r"daily|weekly|monthly|yes|if\s+\w+|\d+\s*(?:h|hrs?|hours?|days?|wks?|weeks?)\b)\b",
+    r"daily|weekly|monthly|yes|\d+\s*(?:h|hrs?|hours?|days?|wks?|weeks?)\b)\b",
     re.I,
 )
 # round 67: a test that opens a line and is followed by what it is for ("CT KUB for stone burden", "Sestamibi +
@@ -1122,29 +1122,45 @@ class ClaimExtractor:
                 # even where a general term of the lexicon also names it
                 s0 = s
                 out = [o for o in out if not (o[0] < e and s < o[1] and o[3] == "finding")]
-            if name.endswith(" serology"):
-                # round 99: "Campylobacter" of a history fact, or the lexicon's "dengue NS1", inside the invented
-                # serology result is not a claim of its own (no test fact of the case names the organism); a lexicon
-                # test named with its test word ("TPO antibodies") keeps the claim
-                owned = [
-                    o for o in out if s <= o[0] and o[1] <= e
-                    and getattr(self.know.matcher.facts.get(o[2]), "category", None) not in _TEST_CATEGORIES
-                    and (o[2] in self.know.matcher.facts or not re.search(_SEROLOGY_TEST, text[o[0] : o[1]], re.I))
-                ]
-                out = [o for o in out if o not in owned]
-                taken = [(a, b) for a, b in taken if not any(a == o[0] and b == o[1] for o in owned)]
-            if name.endswith("culture"):
-                # round 88: "Sputum culture is growing S. pneumoniae" where the case's only sputum fact is a
-                # symptom ("no purulent sputum"): the specimen word names the culture, not that fact
-                spec = [o for o in out if s <= o[0] and o[1] <= e and _CULTURE_SPECIMEN_RX.fullmatch(text[o[0] : o[1]])]
-                out = [o for o in out if o not in spec]
-                taken = [(a, b) for a, b in taken if not any(a == o[0] and b == o[1] for o in spec)]
+            inner = [o for o in out if s <= o[0] and o[1] <= e and self._yields_to_result(name, text[o[0] : o[1]], o[2])]
+            if inner:
+                out = [o for o in out if o not in inner]
+                taken = [(a, b) for a, b in taken if not any(a == o[0] and b == o[1] for o in inner)]
             # the result of a test the case knows ("the biopsy shows class IV disease") is that fact's claim
             if not any(a < e and s0 < b for a, b in taken) and not any(a < e and s0 < b for a, b, *_ in out):
                 out.append((s, e, f"term:{name}", "reported", False))
         out = [self._specimen_owner(text, o) for o in out]
         out.sort()
         return out
+
+    @staticmethod
+    def _reports_after_colon(text: str, e: int, fact: Fact | None) -> bool:
+        """Round 97: whether the test named at ``text[:e]`` is followed by ": " and its result, up to the end of
+        its sentence: not an order, a time or a hedge ("EEG: tomorrow", "CT: ?PE"), and not a measured value with
+        its unit on a test that reports one ("Film: P. falciparum 1.2%": the number is the claim there)."""
+        colon = _RESULT_COLON_AFTER.match(text[e:])
+        if colon is None:
+            return False
+        rest = text[e + colon.end() :].split("\n", 1)[0]
+        rest = re.split(r"(?<=[.;])\s+(?=[A-Z][a-z]{2,})", rest, maxsplit=1)[0]  # not at "P. falciparum"
+        if _ORDER_AFTER_COLON.match(rest) or "?" in rest:
+            return False
+        return not (fact is not None and fact.value is not None and any(q.unit for q in find_quantities(rest)))
+
+    def _yields_to_result(self, name: str, said: str, item: str) -> bool:
+        """Whether a mention ``said`` of ``item`` inside a reported culture or serology result ``name`` makes no
+        claim of its own there. Round 88: "Sputum culture is growing S. pneumoniae" where the case's only sputum
+        fact is a symptom: the specimen word names the culture. Round 99: "Campylobacter" of a history fact, or the
+        lexicon's "dengue NS1", inside an invented serology result (no test fact of the case names the organism);
+        a lexicon test named with its test word ("TPO antibodies") keeps its claim."""
+        if name.endswith("culture"):
+            return bool(_CULTURE_SPECIMEN_RX.fullmatch(said))
+        if name.endswith(" serology"):
+            fact = self.know.matcher.facts.get(item)
+            if fact is not None:
+                return fact.category not in _TEST_CATEGORIES
+            return not re.search(_SEROLOGY_TEST, said, re.I)
+        return False
 
     def _hit_item(self, text: str, m, hits_all) -> str | None:
         """The fact a matcher hit names (a contradiction item names the fact it contradicts), or None when the
@@ -1308,25 +1324,26 @@ class ClaimExtractor:
             out.append((m.start(), m.end(), item, word))
         return out
 
+    @functools.cached_property
+    def _test_fact_texts(self) -> tuple[str, ...]:
+        """Each test fact's names and statement, lower-cased, joined: what the reported-result readers search."""
+        return tuple(
+            " ".join((*f.all_names, f.statement)).lower() for f in self.know.case.facts if f.category in _TEST_CATEGORIES
+        )
+
     def _case_tests_for(self, word: str) -> bool:
         """Whether a test fact of the case names ``word`` (an organism or antigen: "HSV", "NMDA", "hepatitis",
         "endomysial") in its names or statement: the reply's result for it is that fact's claim (round 99)."""
-        stem = re.escape(word.lower()[:5])
-        return any(
-            f.category in _TEST_CATEGORIES and re.search(rf"\b{stem}", " ".join((*f.all_names, f.statement)).lower())
-            for f in self.know.case.facts
-        )
+        rx = re.compile(rf"\b{re.escape(word.lower()[:5])}")
+        return any(rx.search(said) for said in self._test_fact_texts)
 
     def _case_has_culture(self, specimen: str) -> bool:
         """Whether a test fact of the case is a culture (of ``specimen``, when the reply names one): its names
         or statement say "culture" and the specimen. The reply's culture result is then that fact's claim."""
-        for f in self.know.case.facts:
-            if f.category not in _TEST_CATEGORIES:
-                continue
-            said = " ".join((*f.all_names, f.statement)).lower()
-            if re.search(r"\bcultures?\b|\bcx\b", said) and (not specimen or specimen[:4] in said):
-                return True
-        return False
+        return any(
+            re.search(r"\bcultures?\b|\bcx\b", said) and (not specimen or specimen[:4] in said)
+            for said in self._test_fact_texts
+        )
 
     def _partial_word_mention(self, text: str, o, s: int, e: int) -> bool:
         """Whether case-fact mention ``o`` is one word inside the longer general term at [s, e)
@@ -2292,13 +2309,7 @@ class ClaimExtractor:
             if not positional and seg.section != "plan" and len(text[c0:s].split()) <= 2 and not re.search(
                 r"[^\w\s/&-]", text[c0:s]
             ):
-                colon = _RESULT_COLON_AFTER.match(text[e:])
-                rest = text[e + colon.end() :].split("\n", 1)[0] if colon else ""
-                rest = re.split(r"(?<=[.;])\s+(?=[A-Z][a-z]{2,})", rest, maxsplit=1)[0]  # not at "P. falciparum"
-                if colon and not _ORDER_AFTER_COLON.match(rest) and "?" not in rest and not (
-                    fact is not None and fact.value is not None and any(q.unit for q in find_quantities(rest))
-                ):  # "Film: P. falciparum 1.2%": the value is the claim on a test that reports one
-                    positional = True  # round 97: "EEG: generalized polyspike-wave, L temporal slowing"
+                positional = self._reports_after_colon(text, e, fact)  # round 97: "EEG: generalized polyspike-wave"
             plus = _PLUS_RESULT.match(text[e:])  # "QuantiFERON +, TST 15 mm", "leuc ++": a positive result
             if not (RESULT_RX.search(clause) or neg or positional or plus or re.search(r"\b(?:no|without)\b", clause, re.I)):
                 return None
