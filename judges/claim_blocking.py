@@ -97,7 +97,7 @@ _AFTER_HEDGE = re.compile(
 _IMPERATIVE_START = re.compile(
     r"^\W*(?:(?:meanwhile|then|also|now|first|next|and|so|in\s+the\s+meantime|immediately|urgently)\s*,?\s+)*"
     r"(?:please\s+)?(?:start|give|begin|commence|administer|continue|cont|stop|hold|withhold|catheteri[sz]e|insert|refer|"
-    r"admit|treat|keep|aim|prescribe|monitor|escalate|resuscitate|transfuse|replace|correct)\b",
+    r"admit|treat|keep|aim|prescribe|monitor|escalate|resuscitate|transfuse|replace|correct|cover)\b",
     re.I,
 )
 _DOSE_BEFORE = re.compile(
@@ -497,6 +497,8 @@ def _blocked(
         or (text[pos:end].endswith("%") and _STRENGTH_OF_BEFORE.search(text[max(0, pos - 12) : pos]))
     ):
         return "a change, interval, allowance or strength in a plan ('reduce basal by 10%', 'Fluid restrict 1 L/d')"
+    if not numeric and (why := _care_team_or_act(text, pos, end)):
+        return why
     if not numeric and _SPECIMEN_AFTER.match(text[end : end + 12]):
         return "the specimen of a culture ('sputum cx'), not a finding"
     if not numeric and (_ACTIVITY_AFTER.match(text[end : end + 15]) or _NOT_THIS_BEFORE.search(text[max(0, pos - 100) : pos])):
@@ -554,6 +556,43 @@ def _blocked(
         _MANAGEMENT_CUE.search(_sub_sentence(text, pos))
     ) and not RELATIVE_RX.search(before):  # "a mother who needed dialysis" is her history
         return "a treatment or procedure under management discussion, not a patient fact"
+    return None
+
+
+# round 104: a specialty named as the team that sees the patient ("Neurology to see today", "admission under
+# neurology", "Neurology should be involved", "Haldane, Neurology registrar"), not the examination it shares a
+# word with ("Her neurology is normal" stays a finding)
+_SPECIALTY = re.compile(
+    r"(?:neurology|cardiology|gastroenterology|gynaecology|gynecology|obstetrics|urology|rheumatology|nephrology|"
+    r"haematology|hematology|endocrinology|respiratory|psychiatry|surgery|surgeons?|ICU|ITU|oncology)$",
+    re.I,
+)
+_TEAM_AFTER = re.compile(
+    r"^\s*(?:(?:and|&|/)\s*\w+\s+)?(?:to\s+(?:see|review|assess|take\s+over|be\s+involved)|should\s+(?:see|review|be)|"
+    r"will\s+(?:see|review)|registrar|consultant|team|colleagues|consult|input|review|on[\s-]call|are\s+aware|"
+    r"(?:is|are|has\s+been|have\s+been)\s+(?:aware|involved|informed|contacted|called))\b",
+    re.I,
+)
+_TEAM_BEFORE = re.compile(
+    r"\b(?:under|involve|involving|ask|asked|discuss(?:ed)?\s+with|liais\w*\s+with|inform|informed|contact|per|"
+    r"refer(?:red|ral)?\s+to|admit\w*\s+to)\s+(?:the\s+)?$",
+    re.I,
+)
+# "can't bear weight", "weight-bearing": the act of standing on a limb, not the body weight
+_WEIGHT_BEARING = re.compile(r"(?:\bbear(?:s|ing)?\s+)$", re.I)
+
+
+def _care_team_or_act(text: str, pos: int, end: int) -> str | None:
+    """Why a mention is a care team or an act rather than the finding its word names (None: it is the finding)."""
+    word = text[pos:end]
+    if _SPECIALTY.search(word) and (
+        _TEAM_AFTER.match(text[end : end + 40]) or _TEAM_BEFORE.search(text[max(0, pos - 30) : pos])
+    ):
+        return "a specialty named as the team that sees the patient, not a finding"
+    if word.lower() == "weight" and (
+        _WEIGHT_BEARING.search(text[max(0, pos - 10) : pos]) or re.match(r"[\s-]*bear", text[end : end + 8], re.I)
+    ):
+        return "bearing weight on a limb, not the body weight"
     return None
 
 

@@ -300,9 +300,11 @@ _NOTHING_GROWN = re.compile(
 )
 # Organisms as notes name them: Gram-stain morphologies and the genera of common cultures (round 82; round 83 adds
 # the genera of urine, stool and blood cultures: "Urine cx growing E. coli", "stool culture grew Campylobacter").
+# round 105: a note's smear shorthand ("GPCs in clusters", "GNRs")
+SMEAR_SHORTHAND = r"GPCs?|GNRs?|GPRs?|GNDCs?|GPDCs?"
 ORGANISM = (
     r"\bgram[\s-]*(?:positive|negative|pos|neg|\+\s*ve|-\s*ve|\+|-)\s*(?:cocci|diplococci|rods|bacilli)\b|"
-    r"\b(?:cocci|diplococci|bacilli)\b|\b(?:Staph\w*|Strep\w*|S\.\s*aureus|E\.\s*coli|gonococc\w*|MRSA|MSSA|"
+    r"\b(?:cocci|diplococci|bacilli|" + SMEAR_SHORTHAND + r")\b|\b(?:Staph\w*|Strep\w*|S\.\s*aureus|E\.\s*coli|gonococc\w*|MRSA|MSSA|"
     r"Escherichia|Klebsiella|Pseudomonas|Enterococc\w*|Campylobacter|Salmonella|Shigella|Listeria|Neisseria|"
     r"Candida|Haemophilus|H\.\s*influenzae|Legionella|C\.\s*diff\w*|Clostridi\w*)\b"
 )

@@ -91,6 +91,7 @@ from medgym.judges.claim_support import (
     _STOP,
     ORGANISM,
     ORGANISM_RX,
+    SMEAR_SHORTHAND,
     _affirmed_in_statement,
     _called_abnormal_but_normal,
     _called_normal_but_abnormal,
@@ -850,6 +851,24 @@ def _focal_conflict(f: Fact, clause: str) -> str | None:
     return None
 
 
+# round 105: organisms seen on a smear (lexicon findings), named alone ("the Gram-positive cocci make this
+# straightforward") or as the result of a test the case lists
+_SMEAR_TERMS = frozenset({"term:gram-positive cocci", "term:gram-negative rods"})
+# round 105: organisms seen on a smear right after the test's name ("Gram stain GPCs in clusters", "gram stain
+# gram-negative rods", "blood cx GNRs"): the test's result written without a verb
+_MICROSCOPY_AFTER = re.compile(
+    r"^\s*(?:[,:-]\s*)?(?:(?:shows?|with|has|had)\s+)?(?:(?:numerous|scanty|scant|few|many|some|occasional)\s+)?"
+    r"(?:gram[\s-]?(?:positive|negative|\+v?e?|-v?e)\s+)?"
+    r"(?:" + SMEAR_SHORTHAND + r"|GNCs?|cocci|bacilli|rods|diplococci)\b",
+    re.I,
+)
+_MICROSCOPY_BEFORE = re.compile(
+    r"\b(?:" + SMEAR_SHORTHAND + r"|GNCs?|cocci|bacilli|rods|diplococci)\s+(?:in\s+(?:clusters|chains|pairs)\s+)?"
+    r"(?:on|in|from)\s+(?:the\s+|her\s+|his\s+)?$",
+    re.I,
+)
+
+
 def _names_a_finding(fact: Fact, said: str) -> bool:
     """Whether an alias of a test is one of its findings ("extreme delta brush" of "EEG shows diffuse
     slowing with an extreme delta brush pattern"), not another name of the test ("electroencephalogram"):
@@ -1012,16 +1031,18 @@ class ClaimExtractor:
                 ))
             if len(owners) == 1:
                 self._term_fact[tid] = owners[0]
+        # round 105: organisms on a smear are the result of the case's one Gram stain ("the Gram-positive cocci"
+        # after "Gram stain GPCs": one claim, one track, read against the stain's report)
+        stains = [f.id for f in know.case.facts if any(re.search(r"\bgram\s+stain", n, re.I) for n in f.all_names)]
+        if len(stains) == 1:
+            for tid in _SMEAR_TERMS:
+                self._term_fact[tid] = stains[0]
         # an analyte written in a form the case does not list ("Bili 310", "trop 1480") with a number the
         # context does not give is checked, and tracked, as the one valued case fact sharing one of its names
-        self._analyte_fact: dict[str, str] = {}
-        self._lexicon_names: dict[str, tuple[str, ...]] = {}  # "term:white cell count" -> its names
-        for name, aliases in (lexicon_data().get("analytes") or {}).items():
-            self._lexicon_names[f"term:{name}"] = (name, *(aliases or ()))
-            names = {n.lower() for n in (name, *(aliases or ()))}
-            owners = [f.id for f in know.case.facts if f.value is not None and names & {n.lower() for n in f.all_names}]
-            if len(owners) == 1:
-                self._analyte_fact[f"term:{name}"] = owners[0]
+        self._analyte_fact = know.analyte_facts
+        self._lexicon_names: dict[str, tuple[str, ...]] = {  # "term:white cell count" -> its names
+            f"term:{name}": (name, *(aliases or ())) for name, aliases in (lexicon_data().get("analytes") or {}).items()
+        }
 
     # ---------------------------------------------------------------- mentions
     def _mentions(self, text: str) -> list[tuple[int, int, str, str, bool]]:
@@ -1106,6 +1127,13 @@ class ClaimExtractor:
                 continue  # part of a case fact named in the same sentence ("ultrasound ... no gallstones")
             if _term_in_another_sense(text, s, e):
                 continue  # "can't weight-bear", "low-molecular-weight heparin", "pulmonary oedema"
+            if any(tid in _SMEAR_TERMS for tid, _k in hits) and any(
+                o[2] in self.know.matcher.facts and self.know.fact(o[2]).category in _TEST_CATEGORIES
+                and (0 <= s - o[1] <= 25 or 0 <= o[0] - e <= 25)
+                and not re.search(r"[.;\n]", text[min(o[1], e) : max(o[0], s)])
+                for o in out
+            ):
+                continue  # round 105: "Gram stain GPCs", "GPC on Gram stain": the test's own result, its one claim
             for tid, _k in hits:
                 mapped = self._term_fact.get(tid)
                 if mapped is not None:
@@ -2310,6 +2338,8 @@ class ClaimExtractor:
                 r"[^\w\s/&-]", text[c0:s]
             ):
                 positional = self._reports_after_colon(text, e, fact)  # round 97: "EEG: generalized polyspike-wave"
+            if not positional and (_MICROSCOPY_AFTER.match(text[e:]) or _MICROSCOPY_BEFORE.search(before)):
+                positional = True  # round 105: "Gram stain GPCs in clusters", "GPCs on Gram stain": the organisms seen
             plus = _PLUS_RESULT.match(text[e:])  # "QuantiFERON +, TST 15 mm", "leuc ++": a positive result
             if not (RESULT_RX.search(clause) or neg or positional or plus or re.search(r"\b(?:no|without)\b", clause, re.I)):
                 return None

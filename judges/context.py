@@ -170,6 +170,9 @@ class CaseKnowledge:
     split_aliases: list = field(default_factory=list)
     #: urine tests of the case: fact id -> the words of their names ("calcium" of "24-hour urine calcium")
     urine_facts: dict[str, set[str]] = field(default_factory=dict)
+    #: analytes of the general lexicon that a valued case fact is ("term:tissue transglutaminase IgA" -> "ttg"
+    #: when the fact lists "tTG-IgA"): the one valued fact sharing one of the analyte's names
+    analyte_facts: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def build(cls, case: Case) -> CaseKnowledge:
@@ -215,6 +218,7 @@ class CaseKnowledge:
             fact_numbers={f.id: numbers_in(f.statement) for f in case.facts},
             templates={t.id: t for t in case.stressors.contradictions},
             next_step_acronyms=acr,
+            analyte_facts=_analyte_facts(case),
         )
 
     def fact(self, fid: str) -> Fact:
@@ -223,6 +227,17 @@ class CaseKnowledge:
     def refuted_by(self, facts: set[str]) -> set[str]:
         """Diagnoses (gold or differential names) argued against by any of ``facts``."""
         return {name for name, d in self.diagnoses.items() if set(d.refuted_by) & facts}
+
+
+def _analyte_facts(case: Case) -> dict[str, str]:
+    """Lexicon analyte -> the one valued case fact that shares one of its names (see ``analyte_facts``)."""
+    out: dict[str, str] = {}
+    for name, aliases in (lexicon_data().get("analytes") or {}).items():
+        names = {n.lower() for n in (name, *(aliases or ()))}
+        owners = [f.id for f in case.facts if f.value is not None and names & {n.lower() for n in f.all_names}]
+        if len(owners) == 1:
+            out[f"term:{name}"] = owners[0]
+    return out
 
 
 _GENERIC_HEADS = {

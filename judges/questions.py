@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
+from collections.abc import Container
 from dataclasses import dataclass
 
 from medgym.envs.compiler import has_final_diagnosis
@@ -727,10 +728,13 @@ def _word_suffixes(text: str, n: int) -> list[str]:
     return out
 
 
-def _analyte_spans(text: str) -> list[tuple[int, int]]:
-    """Where ``text`` names a laboratory analyte of the general vocabulary ("haptoglobin", "LDH")."""
+def _analyte_spans(text: str, exclude: Container[str] = ()) -> list[tuple[int, int]]:
+    """Where ``text`` names a laboratory analyte of the general vocabulary ("haptoglobin", "LDH"), other
+    than the term ids in ``exclude``."""
     lex, kinds = general_lexicon()
-    return [(s, e) for s, e, hits in lex.find(text) if kinds.get(hits[0][0]) == "analyte"]
+    return [
+        (s, e) for s, e, hits in lex.find(text) if kinds.get(hits[0][0]) == "analyte" and hits[0][0] not in exclude
+    ]
 
 
 def _analyte_at_start(text: str) -> bool:
@@ -1151,8 +1155,19 @@ class QuestionReader:
             for term, written in found:
                 if term[5:].lower() in _PREVENTIVE_TERMS or term in treatment_terms() or written in out:
                     continue
+                if term in self._fact_analytes:
+                    continue  # round 102: "tTG and ferritin still outstanding": "tTG" is the case's tTG-IgA
                 out.append(written)
         return out
+
+    @functools.cached_property
+    def _fact_analytes(self) -> frozenset[str]:
+        """Lexicon analytes that are a case fact itself, by its name ("tissue transglutaminase IgA", which
+        "tTG" abbreviates): not the looser owners of ``analyte_facts`` ("cholesterol" where the case's
+        triglycerides fact lists it), since asking for "LDL, HDL" there asks for more than the fact."""
+        return frozenset(
+            t for t, fid in self.know.analyte_facts.items() if t[5:].lower() == self.know.fact(fid).name.lower()
+        )
 
     @functools.cached_property
     def _has_ultrasound_fact(self) -> bool:
@@ -1199,8 +1214,9 @@ class QuestionReader:
             ):
                 return m.group(0)
         # a laboratory analyte of the general vocabulary that no case fact names ("Check haptoglobin,
-        # troponin" in a case without either): a new test, whatever the question's targets were matched to
-        for s, e in _analyte_spans(text):
+        # troponin" in a case without either): a new test, whatever the question's targets were matched to;
+        # an analyte that is a case fact under another name ("tTG" for the case's "tTG-IgA") is not (round 102)
+        for s, e in _analyte_spans(text, exclude=self._fact_analytes):
             if not any(a < e and s < b for a, b in spans):
                 return text[s:e]
         return None

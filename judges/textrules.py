@@ -760,7 +760,8 @@ def first_match(rx: re.Pattern[str], text: str) -> str | None:
 
 
 _NEG_PRE = re.compile(
-    r"\b(?:no|not|denies|denied|deny|denying|without|negative|absent|absence\s+of|free\s+of|never|nor|neither|"
+    # round 102: "no-" joined to a word ("on the no-biopsy pathway her tTG ...") negates nothing after it
+    r"\b(?:no(?![-‑](?!one\b)\w)|not|denies|denied|deny|denying|without|negative|absent|absence\s+of|free\s+of|never|nor|neither|"
     r"non(?![-‑]\w)|lack\s+of|ruled\s+out|excluded|rather\s+than|instead\s+of)\b|"
     # contractions: "she isn't on a diuretic", "he doesn't smoke", "hasn't had any fevers"
     r"\b(?:is|are|was|were|does|do|did|has|have|had|ca|wo)n['’]t\b",

@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 
 _PRE = re.compile(
-    r"\b(?:no|not|denies|denied|deny|denying|without|negative for|absence of|absent|free of|"
+    # "no-" joined to a word ("the no-biopsy pathway") negates only that word, which the check below reads;
+    # "no-one" is "no one"
+    r"\b(?:no(?!-(?!one\b)\w)|not|denies|denied|deny|denying|without|negative for|absence of|absent|free of|"
     r"ruled out|rules out|rule out|never|nor|neither|non|(?:is|are|was|were|does|do|did|has|have|had)n['’]t)"
     r"\b[^.;:!?]*$",
     re.IGNORECASE,
@@ -35,4 +37,6 @@ def is_negated(text: str, start: int, end: int) -> bool:
     m = _PRE.search(before)
     if m and len(before[m.start() :].split()) <= _MAX_PRE_WORDS + 1:
         return True
+    if re.search(r"\bno-$", before, re.IGNORECASE):
+        return True  # "no-biopsy": the joined word itself
     return bool(_POST.match(text[end : end + 40]))

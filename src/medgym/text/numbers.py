@@ -32,13 +32,16 @@ _UNIT_ALIASES: dict[str, str] = {
     "minutes": "min", "litres": "l", "liters": "l", "litre": "l", "liter": "l",
     "×10⁹/l": "×10^9/l", "× 10⁹/l": "×10^9/l", "x10⁹/l": "×10^9/l", "x 10⁹/l": "×10^9/l", "10⁹/l": "×10^9/l",
     "x 10^12/l": "×10^12/l", "× 10^12/l": "×10^12/l", "×10¹²/l": "×10^12/l", "× 10¹²/l": "×10^12/l",
-    "x10¹²/l": "×10^12/l", "x 10¹²/l": "×10^12/l", "10¹²/l": "×10^12/l", "iu/ml": "iu/ml", "kpa": "kpa", "mg/g": "mg/g", "mg/mmol": "mg/mmol", "mmol/mol": "mmol/mol",
+    "x10¹²/l": "×10^12/l", "x 10¹²/l": "×10^12/l", "10¹²/l": "×10^12/l", "iu/ml": "u/ml", "kpa": "kpa", "mg/g": "mg/g", "mg/mmol": "mg/mmol", "mmol/mol": "mmol/mol",
     # US shorthand for cell counts: "platelets 62K" = 62,000/µL = 62 ×10^9/L
     "k": "×10^9/l", "k/ul": "×10^9/l", "k/µl": "×10^9/l",
     # US "×10³/µL" (thousands per microlitre) is the same count as ×10^9/L
     **{f"{x}10{e}/{u}": "×10^9/l" for x in ("×", "× ", "x", "x ", "") for e in ("^3", "³") for u in ("µl", "ul", "μl")},
     # US mass units of hormones ("cortisol ~1.4 µg/dL", "free T4 0.9 ng/dL")
     "µg/dl": "µg/dl", "ug/dl": "µg/dl", "mcg/dl": "µg/dl", "ng/dl": "ng/dl",
+    # antibody and enzyme titres ("tTG-IgA 186 U/mL", "IgE 480 kU/L"): 1 kU/L is 1 U/mL, and IU/mL is read as
+    # U/mL as IU/L is read as U/L
+    "u/ml": "u/ml", "units/ml": "u/ml", "ku/l": "u/ml",
 }  # fmt: skip
 
 # Multiplicative factors between unit pairs that hold for any analyte.
