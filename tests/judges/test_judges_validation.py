@@ -155,6 +155,10 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
 # After rounds 97-101 (a test's report after a colon, a change from X to Y, invented serology, a focus on a
 # non-focal report, units of alcohol), a full run: initiation 0.8668, propagation 0.7838, interaction 0.8787,
 # update 0.8454.
+# Session 36: with 258-261 joined after their one scoring (262 sets, 4373 trajectories), the session-35 judge fits
+# initiation 0.8668, propagation 0.7828, interaction 0.8787 and update 0.8450.
+# After rounds 102-105 (titres in U/mL and the tTG by its abbreviation, a specialty as the care team, organisms on a
+# smear), a full run: initiation 0.8676, propagation 0.7855, interaction 0.8789, update 0.8450.
 TUNING_FLOORS = {"initiation": 0.84, "propagation": 0.71, "interaction": 0.82, "diagnosis_update": 0.83}
 
 
