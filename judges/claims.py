@@ -851,6 +851,11 @@ def _focal_conflict(f: Fact, clause: str) -> str | None:
     return None
 
 
+# round 107: signs that qualify an abdominal tenderness just named ("tenderness with guarding", "TTP + rigidity")
+_PERITONEAL_SIGNS = frozenset({"term:guarding", "term:abdominal rigidity"})
+_SIGN_JOIN = re.compile(
+    r"\s*(?:,|\+|&|and|with|w/)\s*(?:(?:voluntary|involuntary|marked|mild|some|localised|localized)\s+)?", re.I
+)
 # round 105: organisms seen on a smear (lexicon findings), named alone ("the Gram-positive cocci make this
 # straightforward") or as the result of a test the case lists
 _SMEAR_TERMS = frozenset({"term:gram-positive cocci", "term:gram-negative rods"})
@@ -1542,6 +1547,19 @@ class ClaimExtractor:
                     c.kind == "factual" and c.span.start <= seg.start + s < c.span.end for c in claims[first_new:]
                 ):
                     continue  # a general word inside a case-fact claim ("the scan shows no intrauterine pregnancy")
+                if kind == "finding" and item in _PERITONEAL_SIGNS and not neg:
+                    tender = next((
+                        c for c in reversed(claims[first_new:]) if c.kind == "factual" and "tender" in c.span.text.lower()
+                        and 0 <= seg.start + s - c.span.end <= 12
+                        and _SIGN_JOIN.fullmatch(text[c.span.end - seg.start : s])
+                    ), None)
+                    if tender is not None:
+                        # round 107: "epigastric tenderness with guarding": one finding of the abdomen, one claim
+                        tender.span = Span(
+                            turn=tc.index, text=text[tender.span.start - seg.start : e], start=tender.span.start,
+                            end=seg.start + e,
+                        )
+                        continue
                 fam_condition = _names_family_condition(self.know.matcher.facts.get(item), text, mentions)
                 if not fam_condition and any(
                     c.kind == "numeric" and not self._dose_of_drug(c) and (
