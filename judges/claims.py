@@ -860,16 +860,15 @@ _SIGN_JOIN = re.compile(
 # straightforward") or as the result of a test the case lists
 _SMEAR_TERMS = frozenset({"term:gram-positive cocci", "term:gram-negative rods"})
 # round 105: organisms seen on a smear right after the test's name ("Gram stain GPCs in clusters", "gram stain
-# gram-negative rods", "blood cx GNRs"): the test's result written without a verb
+# gram-negative rods", "blood cx GNRs") or right before it ("GPCs on Gram stain"): its result written without a verb
+_SMEAR_WORD = r"(?:" + SMEAR_SHORTHAND + r"|GNCs?|cocci|bacilli|rods|diplococci)\b"
 _MICROSCOPY_AFTER = re.compile(
     r"^\s*(?:[,:-]\s*)?(?:(?:shows?|with|has|had)\s+)?(?:(?:numerous|scanty|scant|few|many|some|occasional)\s+)?"
-    r"(?:gram[\s-]?(?:positive|negative|\+v?e?|-v?e)\s+)?"
-    r"(?:" + SMEAR_SHORTHAND + r"|GNCs?|cocci|bacilli|rods|diplococci)\b",
+    r"(?:gram[\s-]?(?:positive|negative|\+v?e?|-v?e)\s+)?" + _SMEAR_WORD,
     re.I,
 )
 _MICROSCOPY_BEFORE = re.compile(
-    r"\b(?:" + SMEAR_SHORTHAND + r"|GNCs?|cocci|bacilli|rods|diplococci)\s+(?:in\s+(?:clusters|chains|pairs)\s+)?"
-    r"(?:on|in|from)\s+(?:the\s+|her\s+|his\s+)?$",
+    r"\b" + _SMEAR_WORD + r"\s+(?:in\s+(?:clusters|chains|pairs)\s+)?(?:on|in|from)\s+(?:the\s+|her\s+|his\s+)?$",
     re.I,
 )
 
