@@ -497,8 +497,8 @@ def _blocked(
         or (text[pos:end].endswith("%") and _STRENGTH_OF_BEFORE.search(text[max(0, pos - 12) : pos]))
     ):
         return "a change, interval, allowance or strength in a plan ('reduce basal by 10%', 'Fluid restrict 1 L/d')"
-    if not numeric and (why := _care_team_or_act(text, pos, end)):
-        return why
+    if not numeric and _care_team(text, pos, end):
+        return "a specialty named as the team that sees the patient, not a finding"
     if not numeric and _SPECIMEN_AFTER.match(text[end : end + 12]):
         return "the specimen of a culture ('sputum cx'), not a finding"
     if not numeric and (_ACTIVITY_AFTER.match(text[end : end + 15]) or _NOT_THIS_BEFORE.search(text[max(0, pos - 100) : pos])):
@@ -578,22 +578,13 @@ _TEAM_BEFORE = re.compile(
     r"refer(?:red|ral)?\s+to|admit\w*\s+to)\s+(?:the\s+)?$",
     re.I,
 )
-# "can't bear weight", "weight-bearing": the act of standing on a limb, not the body weight
-_WEIGHT_BEARING = re.compile(r"(?:\bbear(?:s|ing)?\s+)$", re.I)
 
 
-def _care_team_or_act(text: str, pos: int, end: int) -> str | None:
-    """Why a mention is a care team or an act rather than the finding its word names (None: it is the finding)."""
-    word = text[pos:end]
-    if _SPECIALTY.search(word) and (
+def _care_team(text: str, pos: int, end: int) -> bool:
+    """Whether the mention is a specialty named as the care team rather than the finding its word names."""
+    return bool(_SPECIALTY.search(text[pos:end])) and bool(
         _TEAM_AFTER.match(text[end : end + 40]) or _TEAM_BEFORE.search(text[max(0, pos - 30) : pos])
-    ):
-        return "a specialty named as the team that sees the patient, not a finding"
-    if word.lower() == "weight" and (
-        _WEIGHT_BEARING.search(text[max(0, pos - 10) : pos]) or re.match(r"[\s-]*bear", text[end : end + 8], re.I)
-    ):
-        return "bearing weight on a limb, not the body weight"
-    return None
+    )
 
 
 # "The AST of 826 is higher than I would expect", "Hb 4.8 is more than a single DU usually produces": the

@@ -326,7 +326,8 @@ _GENERIC_CAN = re.compile(
 # a general term's word inside another expression: "weight" in "can't weight-bear" / "low-molecular-weight
 # heparin", "oedema" of an organ ("pulm edema", "interstitial oedema", "edema around small mets") rather than of
 # the legs (the term's sense); "\x00" marks the mention between the text before and after it
-_NOT_THE_TERM = re.compile(r"molecular-?\x00|\x00-?\s?bear(?:ing)?\b", re.I)
+# round 104 adds "can't bear weight", "bearing weight" to "weight-bearing"
+_NOT_THE_TERM = re.compile(r"molecular-?\x00|\x00-?\s?bear(?:ing)?\b|\bbear(?:s|ing)?\s+\x00", re.I)
 _OEDEMA = re.compile(r"o?edema", re.I)
 # "24-mo WCC", "at his 2-year WCC": the paediatric well-child check, not a white cell count
 _WELL_CHILD = re.compile(

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from medgym.text.negation import NO_CUE
 from medgym.text.sentences import split_sentences
 
 Section = str  # "body" | "diagnosis" | "evidence" | "plan" | "questions" | "differential"
@@ -761,7 +762,7 @@ def first_match(rx: re.Pattern[str], text: str) -> str | None:
 
 _NEG_PRE = re.compile(
     # round 102: "no-" joined to a word ("on the no-biopsy pathway her tTG ...") negates nothing after it
-    r"\b(?:no(?![-‑](?!one\b)\w)|not|denies|denied|deny|denying|without|negative|absent|absence\s+of|free\s+of|never|nor|neither|"
+    r"\b(?:" + NO_CUE + r"|not|denies|denied|deny|denying|without|negative|absent|absence\s+of|free\s+of|never|nor|neither|"
     r"non(?![-‑]\w)|lack\s+of|ruled\s+out|excluded|rather\s+than|instead\s+of)\b|"
     # contractions: "she isn't on a diuretic", "he doesn't smoke", "hasn't had any fevers"
     r"\b(?:is|are|was|were|does|do|did|has|have|had|ca|wo)n['’]t\b",

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import re
 
+# The negation cue "no", shared with the judge's own cue list (judges/textrules.py): "no-" joined to a word ("the
+# no-biopsy pathway") negates only that word, which ``is_negated`` reads; "no-one" is "no one"
+NO_CUE = r"no(?![-\u2011](?!one\b)\w)"
 _PRE = re.compile(
-    # "no-" joined to a word ("the no-biopsy pathway") negates only that word, which the check below reads;
-    # "no-one" is "no one"
-    r"\b(?:no(?!-(?!one\b)\w)|not|denies|denied|deny|denying|without|negative for|absence of|absent|free of|"
+    r"\b(?:" + NO_CUE + r"|not|denies|denied|deny|denying|without|negative for|absence of|absent|free of|"
     r"ruled out|rules out|rule out|never|nor|neither|non|(?:is|are|was|were|does|do|did|has|have|had)n['’]t)"
     r"\b[^.;:!?]*$",
     re.IGNORECASE,
@@ -26,6 +27,7 @@ _POST = re.compile(
 )
 _CLAUSE_BREAK = re.compile(r"\b(?:but|however|although|though|except|yet|whereas)\b|[,;:]", re.IGNORECASE)
 _MAX_PRE_WORDS = 6
+_NO_JOINED = re.compile(r"\bno[-\u2011]$", re.IGNORECASE)
 
 
 def is_negated(text: str, start: int, end: int) -> bool:
@@ -37,6 +39,6 @@ def is_negated(text: str, start: int, end: int) -> bool:
     m = _PRE.search(before)
     if m and len(before[m.start() :].split()) <= _MAX_PRE_WORDS + 1:
         return True
-    if re.search(r"\bno-$", before, re.IGNORECASE):
+    if _NO_JOINED.search(before):
         return True  # "no-biopsy": the joined word itself
     return bool(_POST.match(text[end : end + 40]))
