@@ -6,8 +6,9 @@ Two bare words opened false hallucinated claims in plans and presenting lines (t
   registrar": the encephalitis case names its neurological examination among the dyskinesia finding's names,
   so the team read as an examination finding, invented while the examination is withheld. A specialty followed
   by what a team does ("to see", "registrar", "team", "input", "is aware") or after "under", "involve",
-  "discussed with" is the team (``claim_blocking._care_team_or_act``); "Her neurology is normal" is a finding.
-* "can't bear weight", "weight-bearing": the act of standing on the knee, not the body weight.
+  "discussed with" is the team (``claim_blocking._care_team``); "Her neurology is normal" is a finding.
+* "can't bear weight": the act of standing on the knee, not the body weight, read as "weight-bearing" already was
+  (``claims._NOT_THE_TERM``).
 
 The tests marked "fails on 6f56bc0" fail on the session-35 final judge; the others are controls.
 """
