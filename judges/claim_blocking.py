@@ -280,7 +280,9 @@ _CAUSE_OF = re.compile(
 # the one word allowed between the number and the treatment is its unit or route ("1L NS bolus", "15 L/min
 # oxygen"), never a verb: "an NT-proBNP of 4200 confirms fluid overload" states a result
 _DOSE_AFTER = re.compile(
-    r"^\s*(?:(?!(?:confirm|suggest|indicat|show|support|point|favou?r|mean|make|is|are|was|were)\w*\s)[\w/%°µ.]+\s+)?(?:(?:high[\s-]flow|supplemental|humidified)\s+)?(?:O2|oxygen|saline|dextrose|"
+    r"^\s*(?:(?!(?:confirm|suggest|indicat|show|support|point|favou?r|mean|make|is|are|was|were)\w*\s)"
+    # round 118: nor a preposition: "falling to 9% after oxygen", "sats 91% on oxygen" state a result
+    r"(?!(?:after|on|off|with|despite|before|post|following|since)\s)[\w/%°µ.]+\s+)?(?:(?:high[\s-]flow|supplemental|humidified)\s+)?(?:O2|oxygen|saline|dextrose|"
     r"fluids?|bolus|boluses|crystalloid|Hartmann'?s|infusion|via|stat)\b",
     re.I,
 )

@@ -317,6 +317,11 @@ _EXPLAINED_AS_BEFORE = re.compile(
     r"(?:(?:due\s+to|from|caused\s+by|secondary\s+to)\s+)?(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}$",
     re.I,
 )
+# round 117: the words that name a finding as the explanation of the findings before it ("more in keeping with a
+# large-vessel occlusion", "consistent with an obstruction")
+_EXPLAINING_BEFORE = re.compile(
+    r"\b(?:in\s+keeping|consistent|compatible)\s+with\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+)?$", re.I
+)
 # a finding in a general statement of what it can do (round 56): "reactive edema can compromise flow in severe
 # epididymo-orchitis", "orchitis with oedema can compromise flow": textbook reasoning, not this patient's finding
 _GENERIC_CAN = re.compile(
@@ -475,7 +480,9 @@ _BARE_AMOUNT = re.compile(r"\d\s*(?:mmol|µmol|umol|mg|g)\s*$", re.I)
 _IMAGING_FINDING = re.compile(
     r"\b(?:fractur\w*|cavitat\w*|calcificat\w*|abscess\w*|hydronephros\w*|free\s+(?:fluid|air)|pneumoperitoneum|"
     r"cardiomegaly|bronchiectasis|pneumothora\w*|gallstones?|calculi|calculus|teratoma|metastas[ie]s|"
-    r"(?:lymph)?adenopathy)\b",
+    r"(?:lymph)?adenopathy|"
+    # round 110: an EEG's findings ("photoparoxysmal response on EEG", "EEG w/ R hemispheric slowing")
+    r"photoparoxysmal|epileptiform|(?:(?:focal|temporal|frontal|occipital|hemispheric|diffuse|generali[sz]ed)\s+)?slowing)\b",
     re.I,
 )
 # what the agent infers from a scan ("opacity ... suggesting a pulmonary infarct") is no finding on it
@@ -526,7 +533,7 @@ _CULTURE_HYPOTHETICAL = re.compile(r"\b(?:if|whether|unless|until|once|await\w*|
 # the urine, else on the case's urinalysis, else on the lexicon's finding, else a reported finding.
 _DIP_GRADE = re.compile(
     r"(?:(?<![\w+])(?:[1-4]\+|\+{2,4})\s*|\btrace\s+(?:of\s+)?)"
-    r"(?P<an>blood|protein|leu[ck]ocytes?|leu[ck]s|nitrites?|glucose|ketones?)\b"
+    r"(?P<an>blood|protein|leu[ck]ocytes?|leu[ck]s|(?-i:LE)|nitrites?|glucose|ketones?)\b"
     r"(?!\s+(?:in|on)\s+(?:the\s+|her\s+|his\s+)?(?:stool|faeces|feces|sputum|vomit|aspirate))",
     re.I,
 )
@@ -561,7 +568,8 @@ def _note_sentence(text: str, s: int, e: int) -> tuple[int, int]:
 # by the agent as a history finding. _REPORTED_BEFORE reads "reports"/"describes" as a document or a third
 # party speaking (a letter, the daughter), which hides the claim; with the patient as the subject it is not.
 _PATIENT_SAYS = re.compile(
-    r"\b(?:he|she|pt|patient)\s+(?:also\s+|still\s+|now\s+|further\s+)?(?:reports?|describes?|mentions?|"
+    # round 115: or a note's sentence that opens with the verb ("Reports saddle numbness."), its subject the patient
+    r"(?:\b(?:he|she|pt|patient)\s+|(?:[.;!?\n]|^)\s*)(?:also\s+|still\s+|now\s+|further\s+)?(?:reports?|describes?|mentions?|"
     r"complains?\s+of)\s+(?:[\w-]+\s+){0,3}$",
     re.I,
 )
@@ -575,11 +583,31 @@ def _finding_names() -> dict[str, tuple[str, ...]]:
 
 def _spelled_out(fact: Fact | None, clause: str, said: str) -> tuple[str, str]:
     """The clause and mention with a shorthand name ("TA non-tender", "Cr nl") replaced by the fact's
-    full name that its statement uses, so the statement's wording can be compared with the agent's."""
+    full name that its statement uses, so the statement's wording can be compared with the agent's.
+    Round 108: an acronym is spelled out as the name whose initials it is ("no CMT" is "no cervical motion
+    tenderness", a finding the pelvic examination reports, not "no pelvic examination")."""
     if fact is None or len(said) > 4 or said.lower() in fact.statement.lower():
         return clause, said
-    full = next((n for n in fact.all_names if n.lower() in fact.statement.lower()), None)
+    stated = [n for n in fact.all_names if n.lower() in fact.statement.lower()]
+    full = next((n for n in stated if _initials(n) == said.lower()), None) or next(iter(stated), None)
     return (clause.replace(said, full), full) if full is not None else (clause, said)
+
+
+def _denies_exam_finding(f: Fact | None, before: str) -> bool:
+    """Round 108: a denied finding (``before`` is the text up to it) joined to an asserted one of the same
+    examination ("os closed, no CMT", "stool without blood in the nappy") is judged on its own, so that a sign the
+    examination found, denied, makes the one claim contradicted. A part called normal is not a denied finding
+    ("no peritonism and normal hernial orifices")."""
+    return f is not None and f.category == FactCategory.exam and not f.negated and not _CALLED_NORMAL_BEFORE.search(before)
+
+
+# a part of the examination called normal right before its name ("normal hernial orifices")
+_CALLED_NORMAL_BEFORE = re.compile(r"\b(?:normal|unremarkable|intact|clear)\s+(?:[a-z]+\s+)?$", re.I)
+
+
+def _initials(name: str) -> str:
+    """The first letters of a name's words, lower-cased ("cervical motion tenderness" -> "cmt")."""
+    return "".join(w[0] for w in re.findall(r"[a-z0-9]+", name.lower()))
 
 
 @functools.lru_cache(maxsize=1)
@@ -872,6 +900,15 @@ _MICROSCOPY_BEFORE = re.compile(
     r"\b" + _SMEAR_WORD + r"\s+(?:in\s+(?:clusters|chains|pairs)\s+)?(?:on|in|from)\s+(?:the\s+|her\s+|his\s+)?$",
     re.I,
 )
+
+
+def _names_the_test(fact: Fact, said: str) -> bool:
+    """Whether a mention of a test fact is the test itself (its name, an acronym, or a name with a test word:
+    "CTA", "CT angiogram") rather than a finding it would report ("large-vessel occlusion")."""
+    words = re.findall(r"[a-z][a-z-]*", said.lower())
+    return said.lower() == fact.name.lower() or said.isupper() or any(
+        w in _TEST_WORDS or _TEST_NAME_WORD.match(w) for w in words
+    )
 
 
 def _names_a_finding(fact: Fact, said: str) -> bool:
@@ -1339,6 +1376,7 @@ class ClaimExtractor:
         out = []
         for m in _DIP_GRADE.finditer(text):
             key = m.group("an").lower()[:4].replace("leuk", "leuc")
+            key = "leuc" if key == "le" else key  # round 109: "trace LE", the leukocyte esterase
             names_rx, word = _DIP_ANALYTES[key]
             if key not in self._dip_items:
                 tests = [f for f in self.know.case.facts if f.category in _TEST_CATEGORIES]
@@ -1628,7 +1666,10 @@ class ClaimExtractor:
                             r"[.;]", text[c.span.end - seg.start : s2]
                         ) and not any(i3 != item and e < s3 < e2 + 12 for s3, _e3, i3, _k3, _n3 in mentions):
                             c.span = Span(turn=tc.index, text=text[s:e2], start=seg.start + s, end=seg.start + e2)
-                            if c.status == "supported" and not neg and self._judges_merged(f, item, text, s, s2, e2):
+                            if c.status == "supported" and not neg and (
+                                self._judges_merged(f, item, text, s, s2, e2)
+                                or (n2 and _denies_exam_finding(f, text[max(0, s2 - 25) : s2]))
+                            ):
                                 c2 = self._factual(tc, seg, s2, e2, item, k2, n2, premise, c.id, dx_local)
                                 if c2 is not None and c2.status == "contradicted":
                                     c.status, c.rule = c2.status, c2.rule
@@ -2026,7 +2067,9 @@ class ClaimExtractor:
             # "profuse watery diarrhoea for three days") restates what was given
             if t_turn <= tc.index and tmpl.value is None and any(
                 abs(q.value - v) < 1e-9 for v in numbers_in(tmpl.statement)
-            ) and any(re.search(rf"\b{re.escape(n)}", text, re.I) for n in [tmpl.item, *tmpl.aliases]):
+            ) and (item == tmpl.fact_id or any(re.search(rf"\b{re.escape(n)}", text, re.I) for n in [tmpl.item, *tmpl.aliases])):
+                # round 112: or said of the injected fact by another of its names ("on dex 4 mg" after a pharmacy
+                # record of dexamethasone 4 mg daily)
                 return ("restated_contradiction", f"repeats a number of the injected statement of {tmpl.id}",
                         f"{tmpl.fact_id}:{q.value:g}")
             f_t = know.matcher.facts.get(tmpl.fact_id)
@@ -2384,6 +2427,12 @@ class ClaimExtractor:
         if status != "supported" and item.startswith("term:") and (
             _EXPLAINED_AS_BEFORE.search(text[max(0, s - 60) : s]) or _GENERIC_CAN.match(text[e : e + 80])
         ):
+            return None
+        if status == "unsupported" and fact is not None and fact.category in _TEST_CATEGORIES and (
+            _EXPLAINING_BEFORE.search(text[max(0, s - 40) : s]) and not _names_the_test(fact, text[s:e])
+        ):
+            # round 117: "far more in keeping with a large-vessel occlusion": the finding a withheld test would
+            # show, named as what the signs point to, is the agent's hypothesis, not a result it reports
             return None
         if status != "supported" and item.startswith("term:") and (
             _DISEASE_TERM.search(item[5:]) or _PROCEDURE_TERM.search(item[5:])
@@ -2794,6 +2843,9 @@ class ClaimExtractor:
         said = [w for w in re.findall(r"[a-z][a-z-]{2,}", mention.lower()) if w not in _STOP]
         if not said:
             return None
+        # round 111: a two-letter acronym of the test is one of its words ("CT head" is not restated by "a head
+        # injury 15 years ago")
+        said += [w.lower() for w in re.findall(r"\b[A-Z]{2}\b", mention)]
         low_sentence = sentence.lower()
         own_words = {w for n in f.all_names for w in re.findall(r"[a-z][a-z-]{2,}", n.lower())}
         if any(n.lower() != mention.lower() and re.search(rf"\b{re.escape(n.lower())}", low_sentence)

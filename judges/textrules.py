@@ -503,7 +503,10 @@ MISSING_RX = re.compile(
     r"(?:haven't|have\s+(?:still\s+)?not|has\s+(?:still\s+)?not|hasn't)\s+(?:actually\s+|yet\s+)?(?:been\s+)?(?:seen|got|received|provided|"
     r"reported|done|performed|given|had)|still\s+no\b|no\s+(?:[\w-]+\s+){1,3}yet\b|"
     # "Without the IGRA or skin test I can only call this probable": a decision limited by a missing result
-    r"without\s+(?:the|a|an|any|her|his)\s+[^,.;]{1,80}?,?\s+(?:I|we)\s+(?:can(?:not|'t)?|could(?:n't)?|am|'m)\b|lack(?:ing)?\b|absent\s+data|without\s+(?:the\s+)?(?:results?|data|knowing)|"
+    r"without\s+(?:the|a|an|any|her|his)\s+[^,.;]{1,80}?,?\s+(?:I|we)\s+(?:can(?:not|'t)?|could(?:n't)?|am|'m)\b|absent\s+data|without\s+(?:the\s+)?(?:results?|data|knowing)|"
+    # round 113: "we lack imaging", "the lack of a CT"; not "lack of symptoms" or "lack of a sensory level", findings
+    r"lack(?:ing)?\b(?!\s+of\b)|lack(?:ing)?\s+of\s+(?:any\s+|a\s+|an\s+|the\s+)?(?:[\w-]+\s+){0,2}"
+    r"(?:results?|data|imaging|scans?|tests?|information|labs?|bloods?|values?|investigations?|work-?up)\b|"
     r"still\s+(?:pending|awaited|awaiting|outstanding|need)|pending|awaiting|awaited|outstanding|"
     r"(?:still\s+)?waiting\s+(?:for|on)|never\s+(?:came|come|got|arrived|returned|reported)(?:\s+back)?|"
     r"never\s+(?:been\s+)?(?:made\s+available|provided|released|available|given\s+to\s+(?:me|us))|"

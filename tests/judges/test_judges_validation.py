@@ -161,6 +161,10 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
 # After rounds 102-105 (titres in U/mL and the tTG by its abbreviation, a specialty as the care team, organisms on a
 # smear), a full run: initiation 0.8676, propagation 0.7855, interaction 0.8789, update 0.8450. After round 107
 # (guarding joined to a tenderness): initiation 0.8678, propagation 0.7858, interaction 0.8789, update 0.8450.
+# Session 37: with 262-265 joined after their one scoring (266 sets, 4437 trajectories), the session-36 judge fits
+# initiation 0.8673, propagation 0.7851, interaction 0.8777 and update 0.8451. After rounds 108-118 (acronyms by
+# their initials, "trace LE", EEG findings, "dex", "lack of symptoms", "Reports X.", WBC casts, a finding "in
+# keeping with"), a full run: initiation 0.8703, propagation 0.7870, interaction 0.8796, update 0.8451.
 TUNING_FLOORS = {"initiation": 0.84, "propagation": 0.71, "interaction": 0.82, "diagnosis_update": 0.83}
 
 
