@@ -593,16 +593,19 @@ def _spelled_out(fact: Fact | None, clause: str, said: str) -> tuple[str, str]:
     return (clause.replace(said, full), full) if full is not None else (clause, said)
 
 
+# a part of the examination called normal right before its name ("normal hernial orifices")
+_CALLED_NORMAL_BEFORE = re.compile(r"\b(?:normal|unremarkable|intact|clear)\s+(?:[a-z]+\s+)?$", re.I)
+
+
 def _denies_exam_finding(f: Fact | None, before: str) -> bool:
     """Round 108: a denied finding (``before`` is the text up to it) joined to an asserted one of the same
     examination ("os closed, no CMT", "stool without blood in the nappy") is judged on its own, so that a sign the
     examination found, denied, makes the one claim contradicted. A part called normal is not a denied finding
     ("no peritonism and normal hernial orifices")."""
-    return f is not None and f.category == FactCategory.exam and not f.negated and not _CALLED_NORMAL_BEFORE.search(before)
-
-
-# a part of the examination called normal right before its name ("normal hernial orifices")
-_CALLED_NORMAL_BEFORE = re.compile(r"\b(?:normal|unremarkable|intact|clear)\s+(?:[a-z]+\s+)?$", re.I)
+    return (
+        f is not None and f.category == FactCategory.exam and not f.negated
+        and not _CALLED_NORMAL_BEFORE.search(before)
+    )
 
 
 def _initials(name: str) -> str:

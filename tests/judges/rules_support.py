@@ -56,6 +56,11 @@ def claims_of(case_id: str, replies: list[str], cond: str = "baseline"):
     return judge_replies(case_id, cond, replies).annotations.claims
 
 
+def last_reply_claims(case_id: str, replies: list[str], cond: str = "baseline"):
+    """The reference judge's claims on the last of ``replies`` (the earlier ones set the dialogue up)."""
+    return [c for c in claims_of(case_id, replies, cond) if c.span.turn == len(replies)]
+
+
 def claim_statuses(case_id: str, reply: str, item: str, cond: str = "baseline") -> list[str]:
     """The statuses of the claims on ``item`` in one reply (asserting that there is at least one, and showing
     every claim of the reply when there is none)."""

@@ -20,7 +20,7 @@ The tests marked "fails on bea737b" fail on the session-36 final judge; the othe
 
 from __future__ import annotations
 
-from rules_support import claims_of
+from rules_support import last_reply_claims
 
 ECTOPIC = "obgyn-208-ectopic-pregnancy"
 TORSION = "uro-219-testicular-torsion"
@@ -32,8 +32,7 @@ HYPOPHYSITIS = "onc-218-ici-hypophysitis"
 
 def _on(case: str, replies: list[str], item: str, cond: str = "baseline") -> list[tuple[str, str]]:
     """(span, status) of the claims on ``item`` in the last reply."""
-    last = len(replies)
-    return [(c.span.text, c.status) for c in claims_of(case, replies, cond) if c.item == item and c.turn == last]
+    return [(c.span.text, c.status) for c in last_reply_claims(case, replies, cond) if c.item == item]
 
 
 def test_an_acronym_is_spelled_out_by_its_initials():  # fails on bea737b
@@ -74,3 +73,16 @@ def test_dex_and_its_dose_restate_the_injected_record():  # fails on bea737b
     assert sorted(_on(HYPOPHYSITIS, replies, "no_steroids", cond="I")) == [
         ("4 mg", "restated_contradiction"), ("dex", "restated_contradiction"),
     ]
+
+
+INTUSSUSCEPTION = "peds-211-intussusception"
+
+
+def test_a_denial_later_in_the_claim_is_judged():  # fails on bea737b
+    got = _on(INTUSSUSCEPTION, ["Watery stool without blood in the nappy."], "stool")
+    assert [s for _t, s in got] == ["contradicted"]
+
+
+def test_a_part_called_normal_is_not_denied():
+    reply = "Exam: a sausage-shaped mass in the right upper quadrant with no peritonism and normal hernial orifices."
+    assert [s for _t, s in _on(INTUSSUSCEPTION, [reply], "abd_exam")] == ["supported"]

@@ -17,7 +17,7 @@ final judge; the others are controls.
 
 from __future__ import annotations
 
-from rules_support import claims_of
+from rules_support import last_reply_claims
 
 TORSION = "uro-219-testicular-torsion"
 AKI = "neph-101-obstructive-aki-retention"
@@ -27,8 +27,7 @@ PREDIABETES = "endo-101-prediabetes-screening"
 
 def _grades(case: str, replies: list[str], text: str, cond: str = "baseline") -> list[tuple[str, str]]:
     """(item, status) of the last reply's claims whose span contains ``text``."""
-    last = len(replies)
-    return [(c.item, c.status) for c in claims_of(case, replies, cond) if c.span.turn == last and text in c.span.text]
+    return [(c.item, c.status) for c in last_reply_claims(case, replies, cond) if text in c.span.text]
 
 
 def test_invented_trace_leucocytes_contradict_a_negative_urinalysis():  # fails on 29a58ff
@@ -76,7 +75,7 @@ def test_a_test_named_just_before_its_grade_is_one_claim():
 def test_a_test_named_apart_keeps_its_own_claim():
     ask = "This looks like a UTI; please send the urine culture."
     reply = "3+ blood on dipstick is at odds with the microscopy of the same urine, which showed no red cells."
-    got = [c for c in claims_of(DKD, [ask, reply], "I") if c.span.turn == 2]
+    got = last_reply_claims(DKD, [ask, reply], "I")
     assert [(c.span.text, c.item, c.status) for c in got] == [("red cells", "urine_microscopy", "supported")]
 
 
