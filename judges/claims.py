@@ -211,6 +211,8 @@ _BOUND_BEFORE = re.compile(
     r"(>=?|≥|<=?|≤|\b(?:over|more\s+than|greater\s+than|above|at\s+least|under|less\s+than|below|at\s+most))\s*$", re.I
 )
 _TERM_AS_ADJECTIVE = re.compile(r"^\s*(?:range|threshold|criteria|cut-?off|levels?|target)\b", re.I)
+# round 121: a mention joined to "-related" names a kind of disease ("smoking-related COPD"), not the exposure
+_RELATED_AFTER = re.compile(r"^-(?:related|associated)\b", re.I)
 
 
 # "T 38.1", "Tmax 38.9", "T: 37.9" in a note: the temperature (capital T alone, so "T2", "T-score" and
@@ -222,6 +224,19 @@ _T_SHORTHAND = re.compile(
 
 
 _DURATION_WORD_AFTER = re.compile(r"^\s*-?\s*(?:years?|yrs?|months?|mos?|weeks?|wks?|days?|hours?|hrs?|minutes?|mins?)\b", re.I)
+
+
+_TIME_WORD = re.compile(r"\b(min|h|hours?|hrs?|days?|d|weeks?|wks?|months?|mo|years?|yrs?|y)\b", re.I)
+
+
+def _time_word(text: str) -> str | None:
+    """The first time unit word in ``text``, by its first letter and the month/minute split ("h", "d", "w",
+    "mo", "mi", "y"): "eighteen months ago" -> "mo"."""
+    m = _TIME_WORD.search(text)
+    if m is None:
+        return None
+    w = m.group(1).lower()
+    return w[:2] if w[0] == "m" else w[0]
 
 
 def _is_duration(q: Quantity, after: str) -> bool:
@@ -318,9 +333,12 @@ _EXPLAINED_AS_BEFORE = re.compile(
     re.I,
 )
 # round 117: the words that name a finding as the explanation of the findings before it ("more in keeping with a
-# large-vessel occlusion", "consistent with an obstruction")
+# large-vessel occlusion", "consistent with an obstruction"); round 120: or as the problem a cause is weighed for
+# ("an unlikely cause of the albuminuria", "no longer explains the albuminuria")
 _EXPLAINING_BEFORE = re.compile(
-    r"\b(?:in\s+keeping|consistent|compatible)\s+with\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+)?$", re.I
+    r"\b(?:(?:in\s+keeping|consistent|compatible)\s+with\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+)?|"
+    r"(?:explain\w*|explanation\s+(?:for|of)|accounts?\s+for|causes?\s+(?:of\s+)?|driv\w+)\s+(?:the|her|his|this)\s+)$",
+    re.I,
 )
 # a finding in a general statement of what it can do (round 56): "reactive edema can compromise flow in severe
 # epididymo-orchitis", "orchitis with oedema can compromise flow": textbook reasoning, not this patient's finding
@@ -1652,6 +1670,8 @@ class ClaimExtractor:
                     continue  # "family history of type 2 diabetes" is about the relatives
                 if kind == "finding" and _TERM_AS_ADJECTIVE.match(text[e : e + 20]):
                     continue  # "the diabetic range"
+                if _RELATED_AFTER.match(text[e : e + 12]):
+                    continue  # "smoking-related COPD", "not ordinary smoking-related disease"
                 if _attributed(text[max(0, s - 60) : s]) or _REPORTED_AFTER.match(text[e : e + 60]):
                     continue  # attributed to a letter, report or third party, not asserted by the agent
                 if self._finding_of_other_test(text, s, e, item, mentions):
@@ -2139,6 +2159,12 @@ class ClaimExtractor:
                 if f.value is None and q.unit not in (None, "mg", "g", "µg") and self._released_quantity(tc, q):
                     # "a distended bladder (~1450 mL)": the volume is quoted from a released report
                     return ("supported", f"{q.text} is stated in a released fact", key_value)
+                if _is_duration(q, after) and normalize_unit(f.unit or "") not in TIME_UNITS and (
+                    self._context_time(tc, f, q, after)
+                ):
+                    # round 122: "a normal fasting glucose eighteen months ago": when, beside a withheld result, is
+                    # quoted from a released history; a measured value is never a time
+                    return ("supported", f"{q.text}: a time stated in the released context", key_value)
                 return ("unsupported", f"{f.name} was not released by turn {tc.index}", key_value)
             if FOLD_AFTER_RX.match(after):
                 fold = fold_of_uln(f)
@@ -2316,6 +2342,28 @@ class ClaimExtractor:
             REFERENCE_CTX_RX.search(statement[max(0, c.start - 30) : c.start]) for c in same
         )
 
+    def _context_time(self, tc: TurnContext, f: Fact, q: Quantity, after: str) -> bool:
+        """Whether the released context writes the length of time ``q`` (with ``after``, the text after it) in
+        the same unit word, in a sentence that names fact ``f``: "a fasting glucose checked by her GP eighteen
+        months ago" for "a normal fasting glucose 18 months ago", not "18 years", nor a time said of another fact."""
+        unit = _time_word(q.text + " " + after)
+        if unit is None:
+            return False
+        ctx = tc.context_text
+        for m in fact_mentions(self.know, ctx, ("fact",)):
+            if m.item_id != f.id:
+                continue
+            sent = next((x for x in _context_sentences(ctx) if x.start <= m.start < x.end), None)
+            if sent is None:
+                continue
+            said = ctx[sent.start : sent.end]
+            if any(
+                _is_duration(c, said[c.end : c.end + 12]) and _time_word(said[c.start : c.end + 12]) == unit
+                for c in self._same_number(q, said)
+            ):
+                return True
+        return False
+
     def _released_quantity(self, tc: TurnContext, q: Quantity) -> bool:
         """Whether a quantity with a unit is written in the released context, possibly in another
         unit of the same dimension ("~1.45 L" for "1450 mL", "0.5 g" for "500 mg")."""
@@ -2435,7 +2483,8 @@ class ClaimExtractor:
             _EXPLAINING_BEFORE.search(text[max(0, s - 40) : s]) and not _names_the_test(fact, text[s:e])
         ):
             # round 117: "far more in keeping with a large-vessel occlusion": the finding a withheld test would
-            # show, named as what the signs point to, is the agent's hypothesis, not a result it reports
+            # show, named as what the signs point to, is the agent's hypothesis, not a result it reports; round 120:
+            # "an unlikely cause of the albuminuria" names the problem being explained, not a result
             return None
         if status != "supported" and item.startswith("term:") and (
             _DISEASE_TERM.search(item[5:]) or _PROCEDURE_TERM.search(item[5:])

@@ -773,7 +773,9 @@ _NEG_PRE = re.compile(
 )
 _NEG_POST = re.compile(
     r"^\s*(?:(?:is|was|were|are|came\s+back|returned|tests?|tested|all|were\s+all|both)\s+)*(?:negative|neg\b|-ve\b|absent|"
-    r"not\s+detected|not\s+seen|not\s+present|non-?reactive|undetectable|ruled\s+out|excluded)\b",
+    r"not\s+detected|not\s+seen|not\s+present|non-?reactive|undetectable|ruled\s+out|excluded)\b"
+    # round 119: a note's "nil" or "none" after the heading it empties ("FHx nil.", "Allergies: none")
+    r"|^\s*:?\s*(?:nil|none)\b(?!\s+(?:of|other|known|that|which)\b)",
     re.I,
 )
 _WHERE_FOUND = re.compile(
