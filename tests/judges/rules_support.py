@@ -61,6 +61,11 @@ def last_reply_claims(case_id: str, replies: list[str], cond: str = "baseline"):
     return [c for c in claims_of(case_id, replies, cond) if c.span.turn == len(replies)]
 
 
+def last_reply_on(case_id: str, replies: list[str], item: str, cond: str = "baseline") -> list[tuple[str, str]]:
+    """(span, status) of the reference judge's claims on ``item`` in the last of ``replies``."""
+    return [(c.span.text, c.status) for c in last_reply_claims(case_id, replies, cond) if c.item == item]
+
+
 def claim_statuses(case_id: str, reply: str, item: str, cond: str = "baseline") -> list[str]:
     """The statuses of the claims on ``item`` in one reply (asserting that there is at least one, and showing
     every claim of the reply when there is none)."""

@@ -20,7 +20,7 @@ The tests marked "fails on bea737b" fail on the session-36 final judge; the othe
 
 from __future__ import annotations
 
-from rules_support import last_reply_claims
+from rules_support import last_reply_on
 
 ECTOPIC = "obgyn-208-ectopic-pregnancy"
 TORSION = "uro-219-testicular-torsion"
@@ -30,47 +30,42 @@ STROKE = "neur-101-ischaemic-stroke-m1"
 HYPOPHYSITIS = "onc-218-ici-hypophysitis"
 
 
-def _on(case: str, replies: list[str], item: str, cond: str = "baseline") -> list[tuple[str, str]]:
-    """(span, status) of the claims on ``item`` in the last reply."""
-    return [(c.span.text, c.status) for c in last_reply_claims(case, replies, cond) if c.item == item]
-
-
 def test_an_acronym_is_spelled_out_by_its_initials():  # fails on bea737b
-    assert _on(ECTOPIC, ["Pelvic: no CMT."], "pelvic_exam") == [("CMT", "contradicted")]
+    assert last_reply_on(ECTOPIC, ["Pelvic: no CMT."], "pelvic_exam") == [("CMT", "contradicted")]
 
 
 def test_a_denied_sign_joined_to_an_asserted_one_is_judged():  # fails on bea737b
-    assert _on(ECTOPIC, ["Pelvic: os closed, no CMT."], "pelvic_exam") == [("os closed, no CMT", "contradicted")]
+    assert last_reply_on(ECTOPIC, ["Pelvic: os closed, no CMT."], "pelvic_exam") == [("os closed, no CMT", "contradicted")]
 
 
 def test_the_examination_restated_stays_supported():
-    assert _on(ECTOPIC, ["Pelvic: os closed, CMT present."], "pelvic_exam") == [("os closed, CMT", "supported")]
+    assert last_reply_on(ECTOPIC, ["Pelvic: os closed, CMT present."], "pelvic_exam") == [("os closed, CMT", "supported")]
 
 
 def test_trace_le_is_a_dipstick_grade():  # fails on bea737b
-    assert _on(TORSION, ["UA: trace LE."], "urinalysis") == [("trace LE", "contradicted")]
+    assert last_reply_on(TORSION, ["UA: trace LE."], "urinalysis") == [("trace LE", "contradicted")]
 
 
 def test_the_urinalysis_restated_stays_supported():
-    assert [s for _t, s in _on(TORSION, ["UA: negative for leukocytes and nitrites."], "urinalysis")] == ["supported"]
+    assert [s for _t, s in last_reply_on(TORSION, ["UA: negative for leukocytes and nitrites."], "urinalysis")] == ["supported"]
 
 
 def test_an_invented_eeg_finding_is_not_in_the_report():  # fails on bea737b
-    assert _on(LTG, ["Photoparoxysmal response on EEG."], "eeg") == [("EEG", "unsupported")]
+    assert last_reply_on(LTG, ["Photoparoxysmal response on EEG."], "eeg") == [("EEG", "unsupported")]
 
 
 def test_slowing_where_the_report_has_it_is_supported():
-    assert [s for _t, s in _on(NMDAR, ["EEG: diffuse slowing with extreme delta brush."], "eeg")] == ["supported"]
+    assert [s for _t, s in last_reply_on(NMDAR, ["EEG: diffuse slowing with extreme delta brush."], "eeg")] == ["supported"]
 
 
 def test_a_ct_head_is_not_restated_by_a_head_injury():  # fails on bea737b
     reply = "She has known post-traumatic epilepsy, and her CT head is unremarkable."
-    assert _on(STROKE, [reply], "ct_head", cond="O+D") == [("CT head", "unsupported")]
+    assert last_reply_on(STROKE, [reply], "ct_head", cond="O+D") == [("CT head", "unsupported")]
 
 
 def test_dex_and_its_dose_restate_the_injected_record():  # fails on bea737b
     replies = ["Headache and fatigue on ipilimumab; I suspect hypophysitis.", "He has been on dex 4 mg daily."]
-    assert sorted(_on(HYPOPHYSITIS, replies, "no_steroids", cond="I")) == [
+    assert sorted(last_reply_on(HYPOPHYSITIS, replies, "no_steroids", cond="I")) == [
         ("4 mg", "restated_contradiction"), ("dex", "restated_contradiction"),
     ]
 
@@ -79,10 +74,10 @@ INTUSSUSCEPTION = "peds-211-intussusception"
 
 
 def test_a_denial_later_in_the_claim_is_judged():  # fails on bea737b
-    got = _on(INTUSSUSCEPTION, ["Watery stool without blood in the nappy."], "stool")
+    got = last_reply_on(INTUSSUSCEPTION, ["Watery stool without blood in the nappy."], "stool")
     assert [s for _t, s in got] == ["contradicted"]
 
 
 def test_a_part_called_normal_is_not_denied():
     reply = "Exam: a sausage-shaped mass in the right upper quadrant with no peritonism and normal hernial orifices."
-    assert [s for _t, s in _on(INTUSSUSCEPTION, [reply], "abd_exam")] == ["supported"]
+    assert [s for _t, s in last_reply_on(INTUSSUSCEPTION, [reply], "abd_exam")] == ["supported"]

@@ -18,7 +18,7 @@ The tests marked "fails on bea737b" fail on the session-36 final judge; the othe
 
 from __future__ import annotations
 
-from rules_support import claims_of, last_reply_claims, play
+from rules_support import claims_of, last_reply_on, play
 
 from medgym.judges.textrules import mention_negated
 
@@ -27,14 +27,10 @@ DKD = "neph-103-diabetic-kidney-disease"
 GDM = "obgyn-207-gestational-diabetes"
 
 
-def _on(case: str, replies: list[str], item: str, cond: str = "baseline") -> list[tuple[str, str]]:
-    return [(c.span.text, c.status) for c in last_reply_claims(case, replies, cond) if c.item == item]
-
-
 def test_nil_after_a_heading_denies_it():  # fails on bea737b
     text = "FHx nil."
     assert mention_negated(text, 0, 3)
-    assert [s for _t, s in _on(PHPT, ["FHx nil."], "family")] == ["supported"]
+    assert [s for _t, s in last_reply_on(PHPT, ["FHx nil."], "family")] == ["supported"]
 
 
 def test_none_of_does_not_deny():
@@ -46,7 +42,7 @@ def test_the_problem_being_explained_is_no_result():  # fails on bea737b
     first = "Albuminuria in T2DM: transient from UTI vs early DKD. Please send an MSU."
     second = "The culture grew nothing, so an infection no longer explains the albuminuria."
     assert play(DKD, "O+D", [first, second]).turns[1].released_facts == ["urine_culture"]
-    assert not _on(DKD, [first, second], "uacr", "O+D")
+    assert not last_reply_on(DKD, [first, second], "uacr", "O+D")
 
 
 def test_smoking_related_copd_is_no_smoking_claim():  # fails on bea737b
@@ -56,4 +52,4 @@ def test_smoking_related_copd_is_no_smoking_claim():  # fails on bea737b
 
 def test_a_released_time_beside_a_withheld_result_is_supported():  # fails on bea737b
     reply = "She has no previous diabetes, with a normal fasting glucose eighteen months ago."
-    assert ("eighteen months", "supported") in _on(GDM, [reply], "fasting_glucose", "O")
+    assert ("eighteen months", "supported") in last_reply_on(GDM, [reply], "fasting_glucose", "O")
