@@ -175,8 +175,8 @@ def tuning_items():
     return [it for d in TUNING_SETS for it in load_validation_set(Path(__file__).parent / d)]
 
 
-# Its own time limit: it judges every tuning trajectory in one process (4437 at session 37, about 5-7 minutes on a
-# quiet 2-core machine), and the pool grows by 64 with every blind set, so the suite-wide 600 s would fail it on
+# Its own time limit: it judges every tuning trajectory in one process (4437 at session 37: 339 s measured alone on
+# a quiet 2-core machine), and the pool grows by 64 with every blind set, so the suite-wide 600 s would fail it on
 # a busy machine long before anything is wrong (session 37: 600 s exceeded while two judge processes shared the cores).
 @pytest.mark.timeout(1800)
 def test_reference_judge_agreement_on_the_tuning_sets(tuning_items):
