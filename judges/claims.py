@@ -223,10 +223,10 @@ _T_SHORTHAND = re.compile(
 )
 
 
-_DURATION_WORD_AFTER = re.compile(r"^\s*-?\s*(?:years?|yrs?|months?|mos?|weeks?|wks?|days?|hours?|hrs?|minutes?|mins?)\b", re.I)
-
-
-_TIME_WORD = re.compile(r"\b(min|h|hours?|hrs?|days?|d|weeks?|wks?|months?|mo|years?|yrs?|y)\b", re.I)
+_DURATION_WORDS = r"years?|yrs?|months?|mos?|weeks?|wks?|days?|hours?|hrs?|minutes?|mins?"
+_DURATION_WORD_AFTER = re.compile(rf"^\s*-?\s*(?:{_DURATION_WORDS})\b", re.I)
+# the same words anywhere, and the one-letter units a note writes ("3 y", "2 d")
+_TIME_WORD = re.compile(rf"\b({_DURATION_WORDS}|min|h|d|y)\b", re.I)
 
 
 def _time_word(text: str) -> str | None:
