@@ -96,7 +96,7 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
     "226", "227", "228", "229", "230", "231", "232", "233", "234", "235", "236", "237",
     "238", "239", "240", "241", "242", "243", "244", "245", "246", "247", "248", "249",
     "250", "251", "252", "253", "254", "255", "256", "257", "258", "259", "260", "261",
-    "262", "263", "264", "265"))]
+    "262", "263", "264", "265", "266", "267", "268", "269"))]
 # diagnosis update: its union macro-F1 counts the "no diagnosis" / "outside name" classes, which the labels of
 # 94-101 never use (F1 0 by construction); the classes the labels do use average 0.89-0.96 on every fresh set.
 # Session 13 lowered update and initiation from 0.84 to 0.83 when set 110-113 joined after its one scoring and
@@ -167,6 +167,8 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
 # keeping with"), a full run: initiation 0.8703, propagation 0.7870, interaction 0.8796, update 0.8451. After rounds
 # 119-122 ("FHx nil", the problem being explained, "-related", a released time beside a withheld result):
 # initiation 0.8709, propagation 0.7914, interaction 0.8818, update 0.8451.
+# Set 266-269 joined after its one scoring (session 38), untuned; the session-37 judge's fit on the 270 sets:
+# initiation 0.8711, propagation 0.7925, interaction 0.8831, update 0.8450.
 TUNING_FLOORS = {"initiation": 0.84, "propagation": 0.71, "interaction": 0.82, "diagnosis_update": 0.83}
 
 
@@ -182,7 +184,7 @@ def tuning_items():
 def test_reference_judge_agreement_on_the_tuning_sets(tuning_items):
     judge = get_judge("reference")
     results = [judge.judge(i.trajectory) for i in tuning_items]
-    assert len(tuning_items) >= 4437 and all(r.status == "ok" for r in results)
+    assert len(tuning_items) >= 4501 and all(r.status == "ok" for r in results)
     rep = agreement(tuning_items, results)
     low = {
         n: r["macro_f1"] for n, r in rep["nodes"].items()
