@@ -84,6 +84,9 @@ _DROPPED_AFTER = re.compile(
 # summary of what the presentation is
 _PICTURE_BEFORE = re.compile(
     r"(?:\b(?:this|it)\s+(?:still\s+)?remains\s+(?:(?:an?|the)\s+)?(?:[\w\-]+\s+){0,1}$)|"
+    # round 123: "his lung disease remains smoking-related COPD": the patient's illness named as what it is
+    r"(?:\b(?:his|her|their|the\s+patient's)\s+(?:[\w\-]+\s+)?(?:disease|illness|condition)\s+(?:still\s+)?"
+    r"(?:remains|is\s+still)\s+(?:(?:an?|the)\s+)?(?:[\w\-]+\s+){0,1}$)|"
     r"\b(?:the\s+|this\s+)?(?:overall\s+|clinical\s+|whole\s+|dominant\s+|main\s+|underlying\s+|primary\s+|"
     r"principal\s+)?(?:picture|presentation|story|process|problem|pathology|driver)\s+(?:still\s+)?"
     r"(?:remains|is|fits|points\s+to|suggests|is\s+(?:most\s+|more\s+|very\s+much\s+)?(?:in\s+keeping|consistent|"
@@ -113,6 +116,16 @@ _MAIN_PROBLEM_AFTER = re.compile(
 # coexisting is a second problem beside the one held, not a revision
 _COEXISTING_BEFORE = re.compile(
     r"\b(?:concurrent|coexisting|co-existing|concomitant|incidental|superimposed)\s+(?:[\w\-]+\s+)?$", re.I
+)
+# round 123: "so she has coeliac disease as well, but the main diagnosis remains Addison's": a second disease
+# added beside the one held
+_COEXISTING_AFTER = re.compile(r"^\s*(?:as\s+well|too)\b", re.I)
+# round 123: "Os closed, no CMT → still threatened miscarriage", "NIHSS 4 → still posterior circ stroke", "→ still
+# c/w epididymo-orchitis": a note's conclusion arrow with "still" keeps the diagnosis against what came before it
+_ARROW_STILL_BEFORE = re.compile(
+    r"(?:→|->|=>|⇒)\s*still\s+(?:(?:c/w|favou?r|think|consistent\s+with)\s+)?(?:an?\s+|the\s+)?"
+    r"(?:[\w\-/']+\s+){0,3}$",
+    re.I,
 )
 _RULE_OUT_BEFORE = re.compile(r"\b(?:rule\s+out|to\s+exclude|exclude|excluding\s+need)\s+(?:\w+\s+){0,3}$", re.I)
 _DEFINITIVE_AFTER = re.compile(
@@ -828,6 +841,8 @@ def _stance(
         return "excluded"
     if final_line:
         return "definitive"
+    if _ARROW_STILL_BEFORE.search(before_sent[-60:]):
+        return "probable" if HEDGE_DX_DOWNGRADE_RX.search(after_clause) else "definitive"
     if _PAREN_HEDGE_AFTER.match(text[end : end + 40]):
         return "probable"  # "GCA (high probability)", "1. **X** (most likely)"
     hedge = HEDGE_DX_DOWNGRADE_RX.search(before_clause) or HEDGE_DX_DOWNGRADE_RX.search(after_clause)
@@ -943,7 +958,9 @@ def reply_diagnoses(
                     seen_final = True
                 if stance == "definitive" and not is_final and HEDGE_DX_DOWNGRADE_RX.search(text[s:e]):
                     stance = "probable"  # "Hyperkalaemia, probably drug-induced", "(most likely duodenal)"
-                if stance == "definitive" and not is_final and _COEXISTING_BEFORE.search(text[max(0, s - 40) : s]):
+                if stance == "definitive" and not is_final and (
+                    _COEXISTING_BEFORE.search(text[max(0, s - 40) : s]) or _COEXISTING_AFTER.match(text[e : e + 15])
+                ):
                     stance = "probable"  # round 59: "a concurrent acute pancreatitis" beside the main diagnosis
                 main = stance in ("possible", "probable") and not is_final and (
                     _MAIN_PROBLEM_BEFORE.search(text[max(0, s - 60) : s]) or _MAIN_PROBLEM_AFTER.match(text[e : e + 50])
@@ -961,7 +978,7 @@ def reply_diagnoses(
                 )
                 if stance == "probable" and (
                     main or _LEAD_CUE.search(text[max(0, s - 60) : s]) or _LEAD_CUE.search(text[e : e + 50])
-                ):
+                ) or stance != "excluded" and _ARROW_STILL_BEFORE.search(text[max(0, s - 60) : s]):
                     boosted.add(id(m))
                 seg_mentions.append(m)
                 mentions.append((seg.start + s + (0 if not is_final else -100000), m))
