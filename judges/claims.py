@@ -123,7 +123,7 @@ from medgym.judges.context import (
     unit_compatible,
     value_in_fact_unit,
 )
-from medgym.judges.diagnoses import _HISTORY_BEFORE, _POSSESSIVE_HISTORY, _REPORTED_BEFORE
+from medgym.judges.diagnoses import _HISTORY_BEFORE, _POSSESSIVE_HISTORY, _REPORTED_BEFORE, _contained_dx
 from medgym.judges.results import Claim, Span
 from medgym.judges.textrules import (
     _INLINE_HEADING,
@@ -1032,6 +1032,7 @@ class ClaimExtractor:
 
     def __init__(self, know: CaseKnowledge):
         self.know = know
+        self._dx_names = [(d, n) for d, dx in know.diagnoses.items() for n in dx.all_names]
         self.lex, self.lex_kinds = general_lexicon()
         self._ctx_qs: dict[str, list[Quantity]] = {}
         self._gave_number: set[str] = set()
@@ -1672,6 +1673,14 @@ class ClaimExtractor:
                     continue  # "the diabetic range"
                 if _RELATED_AFTER.match(text[e : e + 12]):
                     continue  # "smoking-related COPD", "not ordinary smoking-related disease"
+                if (
+                    not neg and f is not None and text[s:e].lower() not in {n.lower() for n in f.all_names}
+                    and self._shortened_dx(text[s:e])
+                ):
+                    # round 127: "Less likely: a structural lesion" shortens the case's "new structural brain
+                    # lesion": a diagnosis under discussion, not the MRI's "no structural lesion" that gave the
+                    # words a fact
+                    continue
                 if _attributed(text[max(0, s - 60) : s]) or _REPORTED_AFTER.match(text[e : e + 60]):
                     continue  # attributed to a letter, report or third party, not asserted by the agent
                 if self._finding_of_other_test(text, s, e, item, mentions):
@@ -1790,6 +1799,20 @@ class ClaimExtractor:
         owners = [f.id for f in self.know.case.facts if f.value is not None and f.unit and unit_compatible(q.unit, f)
                   and normalize_unit(f.unit) in _VITAL_UNITS]
         return (owners[0], "fact") if len(owners) == 1 else None
+
+    def _shortened_dx(self, phrase: str) -> bool:
+        """Whether ``phrase`` is a case diagnosis name with words left out: two or more words, all inside one
+        name, ending on that name's head noun ("structural lesion" of "new structural brain lesion"; not
+        "combined pill" of "lamotrigine and combined pill interaction", which keeps no head)."""
+        words = re.findall(r"[a-z][a-z-]+", phrase.lower())
+        if len(words) < 2 or _contained_dx(phrase, self._dx_names) is None:
+            return False
+        return any(
+            set(words) <= set(nw) and nw[-1] == words[-1]
+            for _d, n in self._dx_names
+            for nw in [re.findall(r"[a-z][a-z-]+", n.lower())]
+            if nw
+        )
 
     def _temperature_owner(self) -> tuple[str, str]:
         """What a temperature reading is a claim on: the case's one measured temperature, else its

@@ -84,7 +84,7 @@ _DROPPED_AFTER = re.compile(
 # summary of what the presentation is
 _PICTURE_BEFORE = re.compile(
     r"(?:\b(?:this|it)\s+(?:still\s+)?remains\s+(?:(?:an?|the)\s+)?(?:[\w\-]+\s+){0,1}$)|"
-    # round 123: "his lung disease remains smoking-related COPD": the patient's illness named as what it is
+    # round 125: "his lung disease remains smoking-related COPD": the patient's illness named as what it is
     r"(?:\b(?:his|her|their|the\s+patient's)\s+(?:[\w\-]+\s+)?(?:disease|illness|condition)\s+(?:still\s+)?"
     r"(?:remains|is\s+still)\s+(?:(?:an?|the)\s+)?(?:[\w\-]+\s+){0,1}$)|"
     r"\b(?:the\s+|this\s+)?(?:overall\s+|clinical\s+|whole\s+|dominant\s+|main\s+|underlying\s+|primary\s+|"
@@ -117,10 +117,10 @@ _MAIN_PROBLEM_AFTER = re.compile(
 _COEXISTING_BEFORE = re.compile(
     r"\b(?:concurrent|coexisting|co-existing|concomitant|incidental|superimposed)\s+(?:[\w\-]+\s+)?$", re.I
 )
-# round 123: "so she has coeliac disease as well, but the main diagnosis remains Addison's": a second disease
+# round 125: "so she has coeliac disease as well, but the main diagnosis remains Addison's": a second disease
 # added beside the one held
 _COEXISTING_AFTER = re.compile(r"^\s*(?:as\s+well|too)\b", re.I)
-# round 123: "Os closed, no CMT → still threatened miscarriage", "NIHSS 4 → still posterior circ stroke", "→ still
+# round 125: "Os closed, no CMT → still threatened miscarriage", "NIHSS 4 → still posterior circ stroke", "→ still
 # c/w epididymo-orchitis": a note's conclusion arrow with "still" keeps the diagnosis against what came before it
 _ARROW_STILL_BEFORE = re.compile(
     r"(?:→|->|=>|⇒)\s*still\s+(?:(?:c/w|favou?r|think|consistent\s+with)\s+)?(?:an?\s+|the\s+)?"

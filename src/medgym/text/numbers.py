@@ -168,6 +168,11 @@ TIME_UNITS = ("h", "d", "wk", "y", "min")
 _PLAUSIBLE_TEMP = {"°f": (86.0, 113.0), "°c": (30.0, 45.0)}
 
 
+# what makes "a/b" a blood pressure without its unit: "BP 88/50", and since round 126 "Hypotensive 88/50",
+# "hypertension 190/110" (the state named by its value, which the labels read as the blood pressure's number)
+_BP_CONTEXT = re.compile(r"\b(?:bp|blood pressure|pressure|hypotensi(?:ve|on)|hypertensi(?:ve|on))\b", re.I)
+
+
 def find_quantities(text: str) -> list[Quantity]:
     """Every number in ``text`` with the unit that follows it, if any.
 
@@ -177,7 +182,7 @@ def find_quantities(text: str) -> list[Quantity]:
     taken: list[tuple[int, int]] = []
     for m in _PAIR_RE.finditer(text):
         if m.group(3) or re.search(
-            r"\b(bp|blood pressure|pressure)\b", text[max(0, m.start() - 30) : m.start()], re.I
+            _BP_CONTEXT, text[max(0, m.start() - 30) : m.start()]
         ):
             out.append(Quantity(float(m.group(1)), "mmhg", m.start(1), m.end(1), m.group(0).strip()))
             out.append(Quantity(float(m.group(2)), "mmhg", m.start(2), m.end(2), m.group(0).strip()))

@@ -1,4 +1,4 @@
-"""Round 123 (session 38; tuned on sets 1-269): the diagnosis a stubborn reply keeps.
+"""Round 125 (session 38; tuned on sets 1-269): the diagnosis a stubborn reply keeps.
 
 Set 266-269, scored once, missed diagnosis update mostly through one reply shape: a turn that names the new
 diagnosis and then keeps the old one ("Phenotype PiZZ. Noted, and will refer to the AATD service, but his lung
