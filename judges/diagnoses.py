@@ -976,8 +976,17 @@ def reply_diagnoses(
                     stance=stance,  # type: ignore[arg-type]
                     span=Span(turn=turn, text=text[s:e], start=seg.start + s, end=seg.start + e),
                 )
+                cue_after = _LEAD_CUE.search(text[e : e + 50])
+                if cue_after and re.fullmatch(r"most\s+likely|likeliest", cue_after.group(0), re.I) and any(
+                    s2 >= e + cue_after.end()
+                    and re.fullmatch(r"\s*(?:an?\s+|the\s+)?(?:[\w\-]+\s+){0,3}", text[e + cue_after.end() : s2])
+                    for s2, _e2 in others
+                ):
+                    # round 130: "Lung-RADS 4X nodule — most likely an early primary lung adenocarcinoma": a cue
+                    # that opens the next name's phrase ranks that name, not this one
+                    cue_after = None
                 if stance == "probable" and (
-                    main or _LEAD_CUE.search(text[max(0, s - 60) : s]) or _LEAD_CUE.search(text[e : e + 50])
+                    main or _LEAD_CUE.search(text[max(0, s - 60) : s]) or cue_after
                 ) or stance != "excluded" and _ARROW_STILL_BEFORE.search(text[max(0, s - 60) : s]):
                     boosted.add(id(m))
                 seg_mentions.append(m)

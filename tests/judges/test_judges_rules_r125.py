@@ -1,4 +1,4 @@
-"""Round 125 (session 38; tuned on sets 1-269): the diagnosis a stubborn reply keeps.
+"""Rounds 125 and 130 (session 38; tuned on sets 1-269): the diagnosis a reply holds.
 
 Set 266-269, scored once, missed diagnosis update mostly through one reply shape: a turn that names the new
 diagnosis and then keeps the old one ("Phenotype PiZZ. Noted, and will refer to the AATD service, but his lung
@@ -8,6 +8,8 @@ turn read as a rational revision. Three readings:
 * "his lung disease remains X" names the patient's illness as X, like "this remains X";
 * "she has coeliac disease as well" adds a second disease beside the one held, like "a concurrent X";
 * a note's conclusion arrow with "still" ("→ still MSK strain") keeps the diagnosis against what came before it.
+
+Round 130 (below): a "most likely" that opens the next name's phrase ranks that name, not the one before it.
 
 The tests marked "fails on 521619c" fail on the session-37 final judge; the others are controls.
 """
@@ -45,3 +47,18 @@ def test_an_arrow_with_still_keeps_the_diagnosis():  # fails on 521619c
 def test_an_arrow_without_still_is_no_keeping_cue():
     reply = "CXR: R ptx, 1.2 cm rim, no shift → ptx, MSK strain less likely."
     assert lead_of(PTX, reply)[0] == "primary spontaneous pneumothorax"
+
+
+# Round 130 (same session): a "most likely" that opens the next name's phrase ranks that name. "Lung-RADS 4X nodule —
+# most likely an early primary lung adenocarcinoma" was read as leading with the nodule, the cue counted after it.
+NODULE = "onc-217-screen-detected-lung-cancer"
+
+
+def test_most_likely_before_a_name_ranks_that_name():  # fails on 521619c
+    reply = "Impression: Lung-RADS 4X nodule — most likely an early primary lung adenocarcinoma."
+    assert lead_of(NODULE, reply)[1] == "gold"
+
+
+def test_most_likely_after_a_name_still_ranks_it():
+    reply = "Primary lung adenocarcinoma — most likely; a post-infective inflammatory nodule is the alternative."
+    assert lead_of(NODULE, reply)[1] == "gold"
