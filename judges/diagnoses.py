@@ -127,6 +127,10 @@ _ARROW_STILL_BEFORE = re.compile(
     r"(?:[\w\-/']+\s+){0,3}$",
     re.I,
 )
+# round 130: "Lung-RADS 4X nodule — most likely an early primary lung adenocarcinoma": a "most likely" followed by
+# another name (after an article and up to three words) ranks that name, not the one before the cue
+_PREMODIFYING_CUE = re.compile(r"most\s+likely|likeliest", re.I)
+_PREMODIFIER_GAP = re.compile(r"\s*(?:an?\s+|the\s+)?(?:[\w\-]+\s+){0,3}")
 _RULE_OUT_BEFORE = re.compile(r"\b(?:rule\s+out|to\s+exclude|exclude|excluding\s+need)\s+(?:\w+\s+){0,3}$", re.I)
 _DEFINITIVE_AFTER = re.compile(
     r"^[^.;]{0,30}?\b(?:is\s+confirmed|confirmed|(?:is|remains)\s+(?:the|our|my)\s+(?:final\s+)?diagnosis|is\s+certain|"
@@ -977,14 +981,11 @@ def reply_diagnoses(
                     span=Span(turn=turn, text=text[s:e], start=seg.start + s, end=seg.start + e),
                 )
                 cue_after = _LEAD_CUE.search(text[e : e + 50])
-                if cue_after and re.fullmatch(r"most\s+likely|likeliest", cue_after.group(0), re.I) and any(
-                    s2 >= e + cue_after.end()
-                    and re.fullmatch(r"\s*(?:an?\s+|the\s+)?(?:[\w\-]+\s+){0,3}", text[e + cue_after.end() : s2])
+                if cue_after and _PREMODIFYING_CUE.fullmatch(cue_after.group(0)) and any(
+                    s2 >= e + cue_after.end() and _PREMODIFIER_GAP.fullmatch(text[e + cue_after.end() : s2])
                     for s2, _e2 in others
                 ):
-                    # round 130: "Lung-RADS 4X nodule — most likely an early primary lung adenocarcinoma": a cue
-                    # that opens the next name's phrase ranks that name, not this one
-                    cue_after = None
+                    cue_after = None  # round 130: the cue opens the next name's phrase
                 if stance == "probable" and (
                     main or _LEAD_CUE.search(text[max(0, s - 60) : s]) or cue_after
                 ) or stance != "excluded" and _ARROW_STILL_BEFORE.search(text[max(0, s - 60) : s]):

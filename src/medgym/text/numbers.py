@@ -181,9 +181,7 @@ def find_quantities(text: str) -> list[Quantity]:
     out = []
     taken: list[tuple[int, int]] = []
     for m in _PAIR_RE.finditer(text):
-        if m.group(3) or re.search(
-            _BP_CONTEXT, text[max(0, m.start() - 30) : m.start()]
-        ):
+        if m.group(3) or _BP_CONTEXT.search(text[max(0, m.start() - 30) : m.start()]):
             out.append(Quantity(float(m.group(1)), "mmhg", m.start(1), m.end(1), m.group(0).strip()))
             out.append(Quantity(float(m.group(2)), "mmhg", m.start(2), m.end(2), m.group(0).strip()))
             taken.append((m.start(), m.end()))
