@@ -1032,7 +1032,7 @@ class ClaimExtractor:
 
     def __init__(self, know: CaseKnowledge):
         self.know = know
-        self._dx_names = [(d, n) for d, dx in know.diagnoses.items() for n in dx.all_names]
+        self._dx_name_words = [re.findall(r"[a-z][a-z-]+", n.lower()) for _d, n in know.dx_names]
         self.lex, self.lex_kinds = general_lexicon()
         self._ctx_qs: dict[str, list[Quantity]] = {}
         self._gave_number: set[str] = set()
@@ -1674,8 +1674,8 @@ class ClaimExtractor:
                 if _RELATED_AFTER.match(text[e : e + 12]):
                     continue  # "smoking-related COPD", "not ordinary smoking-related disease"
                 if (
-                    not neg and f is not None and text[s:e].lower() not in {n.lower() for n in f.all_names}
-                    and self._shortened_dx(text[s:e])
+                    not neg and f is not None and self._shortened_dx(text[s:e])
+                    and text[s:e].lower() not in {n.lower() for n in f.all_names}
                 ):
                     # round 127: "Less likely: a structural lesion" shortens the case's "new structural brain
                     # lesion": a diagnosis under discussion, not the MRI's "no structural lesion" that gave the
@@ -1805,14 +1805,9 @@ class ClaimExtractor:
         name, ending on that name's head noun ("structural lesion" of "new structural brain lesion"; not
         "combined pill" of "lamotrigine and combined pill interaction", which keeps no head)."""
         words = re.findall(r"[a-z][a-z-]+", phrase.lower())
-        if len(words) < 2 or _contained_dx(phrase, self._dx_names) is None:
+        if len(words) < 2 or _contained_dx(phrase, self.know.dx_names) is None:
             return False
-        return any(
-            set(words) <= set(nw) and nw[-1] == words[-1]
-            for _d, n in self._dx_names
-            for nw in [re.findall(r"[a-z][a-z-]+", n.lower())]
-            if nw
-        )
+        return any(nw and nw[-1] == words[-1] and set(words) <= set(nw) for nw in self._dx_name_words)
 
     def _temperature_owner(self) -> tuple[str, str]:
         """What a temperature reading is a claim on: the case's one measured temperature, else its

@@ -173,6 +173,9 @@ class CaseKnowledge:
     #: analytes of the general lexicon that a valued case fact is ("term:tissue transglutaminase IgA" -> "ttg"
     #: when the fact lists "tTG-IgA"): the one valued fact sharing one of the analyte's names
     analyte_facts: dict[str, str] = field(default_factory=dict)
+    #: (diagnosis, one of its names) for the gold and every differential: what a phrase is compared with when it
+    #: may name a case diagnosis in other words
+    dx_names: list[tuple[str, str]] = field(default_factory=list)
 
     @classmethod
     def build(cls, case: Case) -> CaseKnowledge:
@@ -219,6 +222,7 @@ class CaseKnowledge:
             templates={t.id: t for t in case.stressors.contradictions},
             next_step_acronyms=acr,
             analyte_facts=_analyte_facts(case),
+            dx_names=[(d.name, n) for d in dxs for n in d.all_names],
         )
 
     def fact(self, fid: str) -> Fact:

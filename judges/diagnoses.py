@@ -1302,7 +1302,7 @@ def _semantic_dx(name: str, know: CaseKnowledge, named_line: bool = False) -> st
 
     # a trailing aside ("(ACEi + NSAID cutting renal clearance)") is the reasoning, not the name
     name = expand_dx_abbreviations(re.sub(r"\s*\([^)]*\)?\W*$", "", name) or name)
-    labels: list[tuple[str, str]] = [(d, n) for d, dx in know.diagnoses.items() for n in dx.all_names]
+    labels = know.dx_names
     vecs = embed([n for _, n in labels])
     q = embed([name])[0]
     sims = vecs @ q
