@@ -194,6 +194,9 @@ _ANTONYM_PAIRS = [
     ("present", "absent"), ("preserved", "absent"), ("intact", "absent"),
     # round 66: the pattern of emphysema ("CT: centrilobular emphysema" where the HRCT shows panlobular)
     ("centrilobular", "panlobular"),
+    # round 131: a change where the report says there is none ("His weight is also down 3 kg" where it "has been
+    # stable for years")
+    ("down", "stable"), ("lost", "stable"), ("loss", "stable"),
 ]
 _ANTONYMS = _ANTONYM_PAIRS + [(b, a) for a, b in _ANTONYM_PAIRS]
 

@@ -1027,6 +1027,20 @@ _NOT_A_LABEL = {
 }
 
 
+def _context_part(ctx: str, start: int, end: int) -> str:
+    """The part of the context's sentence that holds ``ctx[start:end]``, cut at commas, semicolons and "and"
+    ("The platelet count is 245 and the white cell count is normal" -> "the white cell count is normal")."""
+    lo = max(ctx.rfind(c, 0, start) for c in ".;,") + 1
+    lo += max((m.end() for m in _AND.finditer(ctx, lo, start)), default=lo) - lo
+    m = _PART_END.search(ctx, end)
+    return ctx[lo : m.start() if m else len(ctx)]
+
+
+_AND = re.compile(r"\band\b")
+_RBC_SHORTHAND = re.compile(r"\bRBCs?\b(?!\s+casts?)")
+_PART_END = re.compile(r"[.;,]|\band\b")
+
+
 class ClaimExtractor:
     """Extracts and checks the claims of one reply (see module docstring)."""
 
@@ -2771,6 +2785,7 @@ class ClaimExtractor:
         only when tied to it ("haemorrhage on the CT"). ``strict`` (a normal or negative test named by
         its name): only a finding reported after the name, in a clause with no negation or exclusion
         word before it ("Microscopy showed a few red cells", not "CT: no infarct, haemorrhage or mass")."""
+        clause = _RBC_SHORTHAND.sub("red cells", clause)  # round 131: "Urine micro: occasional RBCs"
         at = clause.lower().find(mention.lower()) if mention else -1
         for kw in self._neg_kw.get(f.id, ()):
             for m in re.finditer(rf"\b{re.escape(kw)}\w*", clause, re.I):
@@ -2902,8 +2917,26 @@ class ClaimExtractor:
             if genuine != tc.context_text and self._context_polarity(tc, item, genuine) != present:
                 return "restated_contradiction", f"only the injected statement says {name}"
         if found == present:
+            if present and (called := self._term_called_abnormal(tc, item, _local_window(sentence or clause, mention))):
+                return "contradicted", called
             return "supported", f"the context states {name} ({'present' if present else 'absent'})"
         return "contradicted", f"the context states the opposite about {name}"
+
+    def _term_called_abnormal(self, tc: TurnContext, item: str, window: str) -> str | None:
+        """Round 131: "His white count is also elevated" where the only released words on it are "the white
+        cell count is normal". The context names the general term, so presence alone would read as support; an
+        abnormal word beside the claim against every context mention calling it normal is a contradiction."""
+        word = reported_abnormal(window)
+        if word is None:
+            return None
+        ctx = tc.context_text
+        parts = [
+            part for s, e, hits in lex_find(self.lex, ctx) if any(h[0] == item for h in hits)
+            for part in [_context_part(ctx, s, e)]
+        ]
+        if parts and all(NORMAL_RX.search(p) and not reported_abnormal(p) for p in parts):
+            return f"called '{word.group(0)}', but the context calls {item.removeprefix('term:')} normal"
+        return None
 
     def _in_released_statement(self, tc: TurnContext, f: Fact, sentence: str, mention: str) -> str | None:
         """Why a mention of withheld fact ``f`` restates a released one: its words are in a released

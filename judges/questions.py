@@ -159,7 +159,10 @@ _SERIAL = re.compile(
 # question is not redundant even if it also names a released fact ("an ECG and a repeat lithium").
 _INVESTIGATION = re.compile(
     r"\b(?:(?:lying\s+and\s+standing|postural|orthostatic)\s+(?:BP|blood\s+pressures?)|(?:re-?)?examin(?:e|ation)|CXR|AXR|ECG|EKG|electrocardiogram|echo(?:cardiogram)?|nerve\s+conduction(?:\s+studies)?|NCS|EMG|"
-    r"electromyograph\w*|EEG|(?:stool|blood|urine|sputum)\s+cultures?|cultures?|serology|antibod(?:y|ies)|"
+    r"electromyograph\w*|EEG|(?:stool|blood|urine|sputum)\s+cultures?|cultures?|serolog(?:y|ies)|antibod(?:y|ies)|"
+    # round 131: note shorthand for cultures ("UCx", "BCx", "Sputum cx"), acid-fast smears, stool occult blood and
+    # the Synacthen test, listed bare as orders ("- Sputum AFB x3", "- Stool guaiac")
+    r"(?:[UB]|blood|urine|sputum|stool|synovial|wound|CSF)\s*cx|AFB|guaiac|FOBT|(?:short\s+)?synacthen(?:\s+test)?|"
     r"CT|MRI|MRA|CTA|MRCP|ERCP|EUS|electrophoresis|DLCO|TLCO|gas\s+transfer|lung\s+volumes|ultrasound|X-ray|radiograph|biopsy|lumbar\s+puncture|LP|CSF|"
     r"(?-i:US|USS)|elastography|fibro-?scan|doppler|PET(?:-CT)?|holter|"
     r"spirometry|FVC|blood\s+film|smear|urinalysis|dipstick|drug\s+screen|toxicology|PCR|"
@@ -392,19 +395,25 @@ _PREVENTIVE_CARE = re.compile(
     r"(?:bowel|colorectal|cervical|breast|prostate|lung|cancer|retinal|diabetic\s+eye|eye|AAA|aortic)\s+"
     r"(?:cancer\s+)?screening|smear\s+tests?|cervical\s+smears?|mammogra\w*|dentists?|dental\s+(?:check\w*|reviews?|visits?|appointments?|hygien\w*)|"
     r"(?:prostate|routine|annual|health|well[\s-]?man|well[\s-]?woman)\s+check(?:[\s-]?ups?|s)?|check[\s-]?ups?|"
-    r"tetanus|t?dap|pap\s+(?:smear|test)s?|HPV\s+(?:vaccine|jab|shot)s?|UTD)\b",
+    r"tetanus|t?dap|pap\s+(?:smear|test)s?|HPV\s+(?:vaccine|jab|shot)s?|UTD|"
+    # round 131: antenatal immunity screening ("Rubella immune?", "Rubella immunity status?")
+    r"(?:rubella|varicella)\s+(?:immun\w*|status|serology)|immune\s+to\s+(?:rubella|varicella))\b",
     re.I,
 )
 _EXAMINE_WORD = re.compile(r"(?:re-?)?examin(?:e|ation)", re.I)
 # numbers that belong to a test's name, not a result ("12-lead ECG", "9 am cortisol", "24-hour urine")
-_TEST_NAME_NUMBERS = re.compile(r"\b\d+[\s-]*(?:lead|hours?|h|hr|am|pm)\b", re.I)
+# "12-lead", "24 h", "9 am" and a count of samples ("AFB x3", "x 2 sets") name the test, not a result
+# a note's result after a test's name without a colon ("UCx no growth.", "Ucx neg", "BCx NGTD")
+_BARE_RESULT = re.compile(r"\b(?:neg|pos|no\s+growth|NGTD|grew|growing|nil|clear|unremarkable|NAD|WNL)\b", re.I)
+_TEST_NAME_NUMBERS = re.compile(r"\b\d+[\s-]*(?:lead|hours?|h|hr|am|pm)\b|\bx\s*\d\b", re.I)
 _NOT_BARE = re.compile(
     r"\bw/|\b(?:with|shows?|showed|showing|has|have|had|waits?|remains?|needs?|fits?|suggests?|confirms?|"
     r"the\s+\w+\s+(?:decision|plan)|must|should|is|are|was|were|awaiting|awaited|pending|(?:un)?likely)\b",
     re.I,
 )
 _ORDER_DETAIL = re.compile(
-    r"\b(?:with|w/)\s*(?:and\s+without\s+)?(?:IV\s+)?(?:contrast|gadolinium|gad|DWI|diffusion)\b|\bbefore\s+(?:any|the|his|her|a|an)\b.*$",
+    r"\b(?:with|w/)\s*(?:and\s+without\s+)?(?:IV\s+)?(?:contrast|gadolinium|gad|DWI|diffusion|(?:a\s+)?diff(?:erential)?)\b|"
+    r"\bbefore\s+(?:any|the|his|her|a|an)\b.*$|\((?:drawn?|taken|sent)\s+before\b[^)]*\)",
     re.I,
 )
 _URGENT_WORD = re.compile(r"\b(?:stat|now|urgent(?:ly)?|today|asap|tonight|please|pls)\b", re.I)
@@ -676,6 +685,7 @@ def question_vocabulary() -> tuple[re.Pattern[str] | None, list[tuple[re.Pattern
     return rx, pairs
 
 
+_WHY_HEADING = re.compile(r"^#{1,6}\s*(?:why|how|what)\b", re.I)
 _HYPOTHESIS_Q = re.compile(
     r"^\s*(?:could|might|may|can|is|would)\s+(?:this|it|that)\s+(?:be|represent|reflect|indicate)\b"
     r"(?!\s+(?:possible|feasible|helpful|useful|ok|okay|worth)\b)", re.I
@@ -743,7 +753,7 @@ def _analyte_at_start(text: str) -> bool:
     return any(s == 0 for s, _ in _analyte_spans(text))
 
 
-_SPECIMEN_FIRST = re.compile(r"^(?:serum|plasma|blood|venous|capillary|urine|urinary)\s+", re.I)
+_SPECIMEN_FIRST = re.compile(r"^(?:(?:serum|plasma|blood|venous|capillary|urine|urinary|AM|morning|random|fasting|trough)\s+)+", re.I)
 
 
 def _opens_with_analyte(text: str) -> bool:
@@ -754,7 +764,12 @@ def _opens_with_analyte(text: str) -> bool:
 
 
 # "Needs glucose control", "needs potassium replacement": care of the analyte, not a test of it
-_ANALYTE_CARE = re.compile(r"^[\w/+-]+(?:\s+[\w/+-]+)?\s+(?:control|management|replacement|correction|lowering|supplement\w*)\b", re.I)
+# (round 131: and its salts given as drugs, "She needs magnesium sulphate")
+_ANALYTE_CARE = re.compile(
+    r"^[\w/+-]+(?:\s+[\w/+-]+)?\s+(?:control|management|replacement|correction|lowering|supplement\w*)\b|"
+    r"^(?:magnesium|potassium|calcium|sodium|zinc|ferrous)\s+(?:sulphate|sulfate|chloride|gluconate|bicarbonate|carbonate)\b",
+    re.I,
+)
 
 
 def _names_test(text: str, analyte_text: str | None = None) -> bool:
@@ -771,8 +786,13 @@ def is_request(seg: Segment) -> tuple[bool, str]:
     if seg.section == "questions":
         if not seg.bullet and _TREATMENT_ORDER.match(text) and not QUESTION_RX.search(text) and not text.endswith("?"):
             return False, "a treatment order, not a request for information"
+        if _ORDER_VERB.match(text) and not text.endswith("?") and _is_drug_order(text):
+            # round 131: "- Stop the ibuprofen" closing a list of tests: a drug order, whatever the heading
+            return False, "an order for a drug or treatment, not a request for information"
         return True, "item under a questions/tests heading"
     ends_q = text.endswith("?")
+    if ends_q and _WHY_HEADING.match(text):
+        return False, "a markdown heading that asks the reply's own question ('### Why not prerenal?')"
     if ends_q and _HYPOTHESIS_Q.match(text):
         return False, "a rhetorical diagnostic hypothesis ('could this be X?'), not a request"
     cue = QUESTION_RX.search(text) or _PLEASE_RE_VERB.match(text) or _INDIRECT_ASK.search(text) or _TERSE_ASK.search(text)
@@ -1082,18 +1102,21 @@ class QuestionReader:
                     and not _RESULT_WORD.search(tail)):
                 return False
             t = f"{head} {tail}"
+        # "MRI brain with contrast today", "9 am cortisol and ACTH before any steroid is given": the contrast and
+        # the timing belong to the order, not to a result (nor, round 131, to a drug order: "AM cortisol (draw
+        # before steroids)")
+        t = _ORDER_DETAIL.sub(" ", t).strip()
         if not t or len(t.split()) > 10 or "?" in t or _TREATMENT_ORDER.match(t) or _is_drug_order(t):
             return False
-        # "MRI brain with contrast today", "9 am cortisol and ACTH before any steroid is given": the contrast and
-        # the timing belong to the order, not to a result
-        t = _ORDER_DETAIL.sub(" ", t)
-        if _RESULT_SHAPED.search(_TEST_NAME_NUMBERS.sub(" ", t)) or _NOT_BARE.search(t):
-            return False  # a result ("ECG w/ inferior STE") or a sentence ("The decision waits on the CT")
+        if _RESULT_SHAPED.search(_TEST_NAME_NUMBERS.sub(" ", t)) or _NOT_BARE.search(t) or _BARE_RESULT.search(t):
+            return False  # a result ("ECG w/ inferior STE", "UCx no growth") or a sentence ("The decision waits on the CT")
         ids = self._targets(t)[0]
         if ids and not ids <= set(tc.released):
             return True
-        if not ids and _opens_with_test(t):
-            return True  # a test the case has no fact for, listed by name ("Anti-ganglioside antibody panel")
+        if not ids and (_opens_with_test(t) or _opens_with_analyte(t)):
+            # a test or an analyte the case has no fact for, listed by name ("Anti-ganglioside antibody panel",
+            # round 131: "Ammonia level", "Reticulocyte count")
+            return True
         return bool(_URGENT_WORD.search(t)) and bool(ids or _INVESTIGATION.search(t))
 
     @functools.cached_property

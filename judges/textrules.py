@@ -51,7 +51,7 @@ _HEADINGS: list[tuple[Section, re.Pattern[str]]] = [
         r"outstanding(?:\s+information)?|orders?|need(?:s|ed)?(?:\s+(?:now|next|urgently|today|first))?|"
         # "Urgently needed", "Still needed", "Still outstanding": the same list, its urgency first
         r"(?:still|urgently|also)\s+(?:needed|required|outstanding)|"
-        r"(?:(?:suggested|proposed|initial|further|recommended|planned)\s+)?"
+        r"(?:(?:suggested|proposed|initial|further|recommended|planned|urgent|immediate)\s+)?"
         r"(?:workup|work-up|work\s+up|investigations|tests|bloods)(?:\s+(?:needed|required|requested|now|today))?)$",
         re.I)),
     ("differential", re.compile(
@@ -214,6 +214,9 @@ def heading_section(label: str) -> Section | None:
     for sec, rx in _HEADINGS:
         if rx.match(lab):
             return sec
+    if (bare := re.sub(r"\s*\([^()]*\)$", "", lab)) != lab and bare:
+        # round 131: a remark in brackets after the label ("### Urgent tests (drawn before steroids)")
+        return heading_section(bare)
     # combined headings ("Plan/requests", "Investigations & plan", "Tests and questions"): a part
     # that asks for information makes the items requests, else the first recognised part decides
     parts = [p.strip() for p in re.split(r"\s*(?:/|&|\+|\band\b)\s*", lab) if p.strip()]

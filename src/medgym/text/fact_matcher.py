@@ -170,6 +170,8 @@ _SHORTHAND: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
         ("fasting (?:plasma |blood )?glucose", ("FBG", "FPG")),
         # round 89: the street name said with its verb ("using speed", "took speed"); "speed" alone is a word
         ("amphetamines?", ("using speed", "taking speed", "took speed", "used speed", "speed use")),
+        # round 131: the plural the "-s/-es" wrapper misses ("Are the liver panel and hepatitis serologies back?")
+        ("serology", ("serologies",)),
     )
 ]
 
