@@ -1081,6 +1081,13 @@ class ClaimExtractor:
         #: each turn), so that a restated invented value keeps its item
         self.earlier: list[Claim] = []
         self._neg_kw = {f.id: _fact_negated_keywords(f) for f in know.case.facts}
+        # round 131: a negated fact's one-word aliases that the lexicon calls findings ("haematuria" for a urine
+        # microscopy that "shows no red cells") are findings it denies, reported after the test's name too ("Urine
+        # micro shows microscopic hematuria")
+        self._neg_alias_kw = {
+            f.id: {a.lower()[:7] for a in f.aliases if " " not in a.strip() and self._finding_alias(a)}
+            for f in know.case.facts if f.negated
+        }
         self._ruled_out: dict[tuple[str, str], bool] = {}
         self._tmpl_kw = {
             t.id: _template_keywords(t.statement, know.fact(t.fact_id)) for t in know.templates.values()
@@ -2779,6 +2786,11 @@ class ClaimExtractor:
             )
         return self._ruled_out[key]
 
+    def _finding_alias(self, alias: str) -> bool:
+        """Whether a one-word alias is, as a whole, a finding of the general lexicon ("hematuria")."""
+        hits = lex_find(self.lex, alias)
+        return len(hits) == 1 and hits[0][:2] == (0, len(alias)) and self.lex_kinds.get(hits[0][2][0][0]) == "finding"
+
     def _asserts_denied_finding(self, f: Fact, clause: str, mention: str | None, strict: bool = False) -> str | None:
         """Why a clause about released fact ``f`` asserts, un-negated, a finding its statement denies
         ("the CT shows a haemorrhage" against "no haemorrhage"); a finding named before the test counts
@@ -2787,7 +2799,7 @@ class ClaimExtractor:
         word before it ("Microscopy showed a few red cells", not "CT: no infarct, haemorrhage or mass")."""
         clause = _RBC_SHORTHAND.sub("red cells", clause)  # round 131: "Urine micro: occasional RBCs"
         at = clause.lower().find(mention.lower()) if mention else -1
-        for kw in self._neg_kw.get(f.id, ()):
+        for kw in self._neg_kw.get(f.id, set()) | self._neg_alias_kw.get(f.id, set()):
             for m in re.finditer(rf"\b{re.escape(kw)}\w*", clause, re.I):
                 if strict and (
                     at < 0 or m.start() < at or _DENIAL_BEFORE.search(clause[: m.start()])

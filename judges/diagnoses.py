@@ -131,7 +131,12 @@ _ARROW_STILL_BEFORE = re.compile(
 # another name (after an article and up to three words) ranks that name, not the one before the cue
 _PREMODIFYING_CUE = re.compile(r"most\s+likely|likeliest", re.I)
 _PREMODIFIER_GAP = re.compile(r"\s*(?:an?\s+|the\s+)?(?:[\w\-]+\s+){0,3}")
-_RULE_OUT_BEFORE = re.compile(r"\b(?:rule\s+out|to\s+exclude|exclude|excluding\s+need)\s+(?:\w+\s+){0,3}$", re.I)
+# (round 132: and the name a test is asked for, "Need CTA/CTP now for LVO", "look for X": a hypothesis under test)
+_RULE_OUT_BEFORE = re.compile(
+    r"\b(?:rule\s+out|to\s+exclude|exclude|excluding\s+need|(?:look|looking|screen|screening)\s+for|"
+    r"need\s+(?:an?\s+|the\s+)?\S+\s+(?:\S+\s+)?for)\s+(?:\w+\s+){0,3}$",
+    re.I,
+)
 _DEFINITIVE_AFTER = re.compile(
     r"^[^.;]{0,30}?\b(?:is\s+confirmed|confirmed|(?:is|remains)\s+(?:the|our|my)\s+(?:final\s+)?diagnosis|is\s+certain|"
     r"is\s+definite)\b",

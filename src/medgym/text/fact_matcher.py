@@ -172,6 +172,8 @@ _SHORTHAND: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
         ("amphetamines?", ("using speed", "taking speed", "took speed", "used speed", "speed use")),
         # round 131: the plural the "-s/-es" wrapper misses ("Are the liver panel and hepatitis serologies back?")
         ("serology", ("serologies",)),
+        # round 131: "Urine micro: no RBCs/casts", "UA micro: occasional RBCs"
+        ("microscopy", ("micro",)),
     )
 ]
 
