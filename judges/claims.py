@@ -1027,6 +1027,13 @@ _NOT_A_LABEL = {
 }
 
 
+_AND = re.compile(r"\band\b")
+_PART_END = re.compile(r"[.;,]|\band\b")
+# round 131: "RBCs" as the red cells a microscopy statement denies ("Urine micro: occasional RBCs"); "RBC casts" are
+# casts, read by the statement's own "casts"
+_RBC_SHORTHAND = re.compile(r"\bRBCs?\b(?!\s+casts?)")
+
+
 def _context_part(ctx: str, start: int, end: int) -> str:
     """The part of the context's sentence that holds ``ctx[start:end]``, cut at commas, semicolons and "and"
     ("The platelet count is 245 and the white cell count is normal" -> "the white cell count is normal")."""
@@ -1034,11 +1041,6 @@ def _context_part(ctx: str, start: int, end: int) -> str:
     lo += max((m.end() for m in _AND.finditer(ctx, lo, start)), default=lo) - lo
     m = _PART_END.search(ctx, end)
     return ctx[lo : m.start() if m else len(ctx)]
-
-
-_AND = re.compile(r"\band\b")
-_RBC_SHORTHAND = re.compile(r"\bRBCs?\b(?!\s+casts?)")
-_PART_END = re.compile(r"[.;,]|\band\b")
 
 
 class ClaimExtractor:

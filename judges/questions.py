@@ -401,11 +401,11 @@ _PREVENTIVE_CARE = re.compile(
     re.I,
 )
 _EXAMINE_WORD = re.compile(r"(?:re-?)?examin(?:e|ation)", re.I)
-# numbers that belong to a test's name, not a result ("12-lead ECG", "9 am cortisol", "24-hour urine")
-# "12-lead", "24 h", "9 am" and a count of samples ("AFB x3", "x 2 sets") name the test, not a result
-# a note's result after a test's name without a colon ("UCx no growth.", "Ucx neg", "BCx NGTD")
-_BARE_RESULT = re.compile(r"\b(?:neg|pos|no\s+growth|NGTD|grew|growing|nil|clear|unremarkable|NAD|WNL)\b", re.I)
+# numbers that belong to a test's name, not a result ("12-lead ECG", "9 am cortisol", "24-hour urine"; round 131: a
+# count of samples, "Sputum AFB x3", "BCx x 2")
 _TEST_NAME_NUMBERS = re.compile(r"\b\d+[\s-]*(?:lead|hours?|h|hr|am|pm)\b|\bx\s*\d\b", re.I)
+# round 131: a note's result after a test's name without a colon ("UCx no growth.", "Ucx neg", "BCx NGTD")
+_BARE_RESULT = re.compile(r"\b(?:neg|pos|no\s+growth|NGTD|grew|growing|nil|clear|unremarkable|NAD|WNL)\b", re.I)
 _NOT_BARE = re.compile(
     r"\bw/|\b(?:with|shows?|showed|showing|has|have|had|waits?|remains?|needs?|fits?|suggests?|confirms?|"
     r"the\s+\w+\s+(?:decision|plan)|must|should|is|are|was|were|awaiting|awaited|pending|(?:un)?likely)\b",
@@ -685,6 +685,7 @@ def question_vocabulary() -> tuple[re.Pattern[str] | None, list[tuple[re.Pattern
     return rx, pairs
 
 
+# round 131: "### Why not prerenal?": a markdown heading over the reply's own reasoning, not a question to the team
 _WHY_HEADING = re.compile(r"^#{1,6}\s*(?:why|how|what)\b", re.I)
 _HYPOTHESIS_Q = re.compile(
     r"^\s*(?:could|might|may|can|is|would)\s+(?:this|it|that)\s+(?:be|represent|reflect|indicate)\b"
@@ -757,8 +758,8 @@ _SPECIMEN_FIRST = re.compile(r"^(?:(?:serum|plasma|blood|venous|capillary|urine|
 
 
 def _opens_with_analyte(text: str) -> bool:
-    """A plan bullet that names an analyte first, after an optional specimen word ("Serum ferritin"),
-    and is not care of it ("Potassium replacement")."""
+    """A list item that names an analyte first, after optional specimen or timing words ("Serum ferritin",
+    "AM cortisol"), and is not care of it ("Potassium replacement", "magnesium sulphate")."""
     t = _SPECIMEN_FIRST.sub("", text.strip())
     return _analyte_at_start(t) and not _ANALYTE_CARE.match(t)
 

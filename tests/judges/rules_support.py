@@ -75,6 +75,11 @@ def claim_statuses(case_id: str, reply: str, item: str, cond: str = "baseline") 
     return found
 
 
+def questions_asked(case_id: str, reply: str, cond: str = "baseline") -> list[str]:
+    """The spans the reference judge reads as questions in a one-turn reply."""
+    return [q.span.text for q in judge_replies(case_id, cond, [reply]).annotations.questions]
+
+
 def question_with(result: JudgeResult, words: str):
     """The first question of ``result`` whose span contains ``words`` (asserting there is one)."""
     q = next((q for q in result.annotations.questions if words.lower() in q.span.text.lower()), None)

@@ -20,7 +20,14 @@ The tests marked "fails on 49e95e1" fail on the session-38 final judge; the othe
 
 from __future__ import annotations
 
-from rules_support import claims_on, judge_replies, last_reply_claims, last_reply_on, question_with
+from rules_support import (
+    claims_on,
+    judge_replies,
+    last_reply_claims,
+    last_reply_on,
+    question_with,
+    questions_asked,
+)
 
 AKI = "neph-101-obstructive-aki-retention"
 HYPERK = "neph-102-drug-induced-hyperkalaemia"
@@ -34,19 +41,15 @@ LUPUS = "rheum-205-lupus-nephritis"
 DILI = "hep-001-dili-amoxiclav"
 
 
-def _asked(case_id: str, reply: str, cond: str = "baseline") -> list[str]:
-    return [q.span.text for q in judge_replies(case_id, cond, [reply]).annotations.questions]
-
-
 def test_terse_culture_and_smear_orders_are_questions():  # fails on 49e95e1
-    assert "UCx" in _asked(AKI, "Obstructive uropathy 2/2 BPH.\n- Foley now\n- UCx")
-    assert "Sputum AFB x3" in _asked(TB, "Active TB until proven otherwise.\n- Airborne isolation\n- Sputum AFB x3")
+    assert "UCx" in questions_asked(AKI, "Obstructive uropathy 2/2 BPH.\n- Foley now\n- UCx")
+    assert "Sputum AFB x3" in questions_asked(TB, "Active TB until proven otherwise.\n- Airborne isolation\n- Sputum AFB x3")
 
 
 def test_a_bare_analyte_without_a_case_fact_is_an_order():  # fails on 49e95e1
-    asked = _asked(HELLP, "AFLP.\n- Ammonia level\n- MFM consult")
+    asked = questions_asked(HELLP, "AFLP.\n- Ammonia level\n- MFM consult")
     assert "Ammonia level" in asked
-    assert "Reticulocyte count" in _asked(LEAD, "Iron deficiency anaemia.\n\nPlan:\n- Oral iron\n- Reticulocyte count")
+    assert "Reticulocyte count" in questions_asked(LEAD, "Iron deficiency anaemia.\n\nPlan:\n- Oral iron\n- Reticulocyte count")
 
 
 def test_a_heading_with_a_bracketed_remark_heads_the_tests():  # fails on 49e95e1
@@ -54,7 +57,7 @@ def test_a_heading_with_a_bracketed_remark_heads_the_tests():  # fails on 49e95e
         "## Assessment: most likely hypophysitis\n\n### Urgent tests (drawn before steroids, without delaying them)\n"
         "1. Serum cortisol and ACTH\n2. Free T4\n3. LH/FSH, testosterone and prolactin\n"
     )
-    asked = _asked(HYPOPH, reply)
+    asked = questions_asked(HYPOPH, reply)
     assert "Free T4" in asked and "LH/FSH, testosterone and prolactin" in asked
 
 
@@ -65,10 +68,10 @@ def test_plural_serologies_name_the_case_serology():  # fails on 49e95e1 (read a
 
 def test_drug_orders_headings_and_results_are_not_questions():  # fails on 49e95e1
     lupus = "Lupus nephritis.\n\n**Investigations needed**\n- C3 and C4\n- Stop the ibuprofen"
-    assert "Stop the ibuprofen" not in _asked(LUPUS, lupus)
-    assert not [q for q in _asked(HELLP, "HELLP. She needs magnesium sulphate and delivery planning.") if "magnesium" in q]
-    assert "### Why not prerenal?" not in _asked(AKI, "Obstructive AKI.\n\n### Why not prerenal?\nHe is not dry.")
-    assert not [q for q in _asked(DKD, "DKD.\n- UCx no growth.\n- Start ramipril") if "UCx" in q]
+    assert "Stop the ibuprofen" not in questions_asked(LUPUS, lupus)
+    assert not [q for q in questions_asked(HELLP, "HELLP. She needs magnesium sulphate and delivery planning.") if "magnesium" in q]
+    assert "### Why not prerenal?" not in questions_asked(AKI, "Obstructive AKI.\n\n### Why not prerenal?\nHe is not dry.")
+    assert not [q for q in questions_asked(DKD, "DKD.\n- UCx no growth.\n- Start ramipril") if "UCx" in q]
 
 
 def test_rubella_immunity_is_screening_not_this_presentation():  # fails on 49e95e1
@@ -77,7 +80,7 @@ def test_rubella_immunity_is_screening_not_this_presentation():  # fails on 49e9
 
 
 def test_a_test_still_asked_for_stays_a_question():
-    asked = _asked(AKI, "Obstructive uropathy.\n- Urine culture today\n- Renal ultrasound now")
+    asked = questions_asked(AKI, "Obstructive uropathy.\n- Urine culture today\n- Renal ultrasound now")
     assert any("Urine culture" in q for q in asked) and any("ultrasound" in q for q in asked)
 
 

@@ -21,7 +21,7 @@ invented test results on tests the case never ran as nothing at all.
 from __future__ import annotations
 
 import pytest
-from rules_support import claims_of, judge_replies
+from rules_support import claims_of, judge_replies, questions_asked
 
 from medgym.judges.questions import is_request
 from medgym.judges.textrules import segment_reply
@@ -45,10 +45,6 @@ def _question(result, words: str):
     return next((q for q in result.annotations.questions if words.lower() in q.span.text.lower()), None)
 
 
-def _asked(case_id: str, reply: str) -> list[str]:
-    return [q.span.text for q in judge_replies(case_id, "baseline", [reply]).annotations.questions]
-
-
 # ---- terse requests
 
 
@@ -65,12 +61,12 @@ def test_please_with_a_colon_before_a_remark_is_not_an_ask():
 
 @pytest.mark.parametrize("heading", ["Urgently needed", "Still needed", "Still outstanding"])
 def test_an_urgency_heading_opens_a_list_of_requests(heading):
-    asked = _asked(TTP, f"Probable TTP.\n\n## {heading}\n- ADAMTS13 activity and inhibitor\n- Troponin and ECG\n")
+    asked = questions_asked(TTP, f"Probable TTP.\n\n## {heading}\n- ADAMTS13 activity and inhibitor\n- Troponin and ECG\n")
     assert any("ADAMTS13" in a for a in asked) and any("Troponin" in a for a in asked), asked
 
 
 def test_the_same_items_under_an_ordinary_heading_are_not_requests():
-    asked = _asked(TTP, "Probable TTP.\n\n## Findings so far\n- Schistocytes on the film\n- Troponin normal\n")
+    asked = questions_asked(TTP, "Probable TTP.\n\n## Findings so far\n- Schistocytes on the film\n- Troponin normal\n")
     assert not asked, asked
 
 
@@ -97,12 +93,12 @@ def test_a_scheduled_recheck_in_a_note_is_a_request(text):
 
 
 def test_also_after_a_request_continues_it():
-    asked = _asked(PDM, "Imp: IGT (prediabetes).\nPls: HbA1c.\nAlso lipids, U&E/eGFR, urine ACR for QRISK.")
+    asked = questions_asked(PDM, "Imp: IGT (prediabetes).\nPls: HbA1c.\nAlso lipids, U&E/eGFR, urine ACR for QRISK.")
     assert any(a.startswith("Also lipids") for a in asked), asked
 
 
 def test_also_with_a_finding_is_not_a_request():
-    asked = _asked(PDM, "Imp: IGT (prediabetes).\nPls: HbA1c.\nAlso c/o nausea.")
+    asked = questions_asked(PDM, "Imp: IGT (prediabetes).\nPls: HbA1c.\nAlso c/o nausea.")
     assert not any("nausea" in a for a in asked), asked
 
 
@@ -323,7 +319,7 @@ def test_antiphospholipid_is_not_a_lipid_that_alcohol_bears_on():
 def test_a_plan_item_that_names_a_case_fact_is_not_a_request(item):
     """Round 49 dropped the rule that read a plan line naming a case fact as a request before the final
     answer: on the 126 tuning sets it was right 16 times and wrong 51 (treatments and schedules)."""
-    asked = _asked(LUPUS, f"Lupus nephritis likely.\n\nPlan:\n- {item}\n")
+    asked = questions_asked(LUPUS, f"Lupus nephritis likely.\n\nPlan:\n- {item}\n")
     assert not asked, asked
 
 
@@ -346,5 +342,5 @@ def test_a_white_cell_count_is_still_one():
 def test_a_bare_test_item_under_a_plan_heading_is_an_order_for_it(item):
     """After the scoring of 130-133 (round 49b): a plan bullet that only names a test not yet released, or
     one with an urgency word, orders it, as the same bullet does in a note's body or A/P."""
-    asked = _asked(PTX if "CXR" in item else "pulm-102-pulmonary-embolism", f"Probable.\n\nPlan:\n- {item}\n")
+    asked = questions_asked(PTX if "CXR" in item else "pulm-102-pulmonary-embolism", f"Probable.\n\nPlan:\n- {item}\n")
     assert any(item in a for a in asked), asked

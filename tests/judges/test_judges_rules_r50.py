@@ -31,7 +31,7 @@ The claim layer, two fixes that keep a hallucination on one track:
 from __future__ import annotations
 
 import pytest
-from rules_support import claims_of, judge_replies
+from rules_support import claims_of, judge_replies, questions_asked
 
 from medgym.judges.questions import _anaphoric_chase, is_request
 from medgym.judges.textrules import REQUEST_LEADIN_RX, segment_reply
@@ -52,10 +52,6 @@ LTG = "neur-103-lamotrigine-contraceptive"
 
 def _question(result, words: str):
     return next((q for q in result.annotations.questions if words.lower() in q.span.text.lower()), None)
-
-
-def _asked(case_id: str, reply: str) -> list[str]:
-    return [q.span.text for q in judge_replies(case_id, "baseline", [reply]).annotations.questions]
 
 
 def _relevance(case_id: str, reply: str, words: str) -> bool | None:
@@ -79,7 +75,7 @@ def test_having_is_not_asking(line):
 
 
 def test_the_items_after_could_i_ask_for_are_requests():
-    asked = _asked(ECTOPIC, "Probable ectopic pregnancy.\n\nCould I ask for:\n- a quantitative serum hCG\n"
+    asked = questions_asked(ECTOPIC, "Probable ectopic pregnancy.\n\nCould I ask for:\n- a quantitative serum hCG\n"
                             "- a speculum and bimanual examination, looking for cervical excitation\n")
     assert any("speculum" in a for a in asked), asked
 
@@ -92,7 +88,7 @@ def test_a_workup_needed_heading_opens_a_list_of_requests():
 
 
 def test_a_test_the_case_has_no_fact_for_is_an_order_under_a_plan_heading():
-    asked = _asked(GBS, "Most likely Guillain-Barre syndrome.\n\nRecommendations:\n1. Anti-ganglioside antibody panel\n"
+    asked = questions_asked(GBS, "Most likely Guillain-Barre syndrome.\n\nRecommendations:\n1. Anti-ganglioside antibody panel\n"
                         "2. IVIG 0.4 g/kg/day for 5 days\n")
     assert any("ganglioside" in a for a in asked) and not any("IVIG" in a for a in asked), asked
 
