@@ -1038,7 +1038,7 @@ def _context_part(ctx: str, start: int, end: int) -> str:
     """The part of the context's sentence that holds ``ctx[start:end]``, cut at commas, semicolons and "and"
     ("The platelet count is 245 and the white cell count is normal" -> "the white cell count is normal")."""
     lo = max(ctx.rfind(c, 0, start) for c in ".;,") + 1
-    lo += max((m.end() for m in _AND.finditer(ctx, lo, start)), default=lo) - lo
+    lo = max((m.end() for m in _AND.finditer(ctx, lo, start)), default=lo)
     m = _PART_END.search(ctx, end)
     return ctx[lo : m.start() if m else len(ctx)]
 
@@ -1083,12 +1083,15 @@ class ClaimExtractor:
         #: each turn), so that a restated invented value keeps its item
         self.earlier: list[Claim] = []
         self._neg_kw = {f.id: _fact_negated_keywords(f) for f in know.case.facts}
-        # round 131: a negated fact's one-word aliases that the lexicon calls findings ("haematuria" for a urine
-        # microscopy that "shows no red cells") are findings it denies, reported after the test's name too ("Urine
-        # micro shows microscopic hematuria")
-        self._neg_alias_kw = {
-            f.id: {a.lower()[:7] for a in f.aliases if " " not in a.strip() and self._finding_alias(a)}
-            for f in know.case.facts if f.negated
+        # what _asserts_denied_finding looks for: the negated keywords and (round 131) a negated fact's one-word
+        # aliases that the lexicon calls findings ("haematuria" for a urine microscopy that "shows no red cells"),
+        # reported after the test's name too ("Urine micro shows microscopic hematuria")
+        self._denied_kw = {
+            f.id: self._neg_kw[f.id] | (
+                {a.lower()[:7] for a in f.aliases if " " not in a.strip() and self._finding_alias(a)}
+                if f.negated else set()
+            )
+            for f in know.case.facts
         }
         self._ruled_out: dict[tuple[str, str], bool] = {}
         self._tmpl_kw = {
@@ -2801,7 +2804,7 @@ class ClaimExtractor:
         word before it ("Microscopy showed a few red cells", not "CT: no infarct, haemorrhage or mass")."""
         clause = _RBC_SHORTHAND.sub("red cells", clause)  # round 131: "Urine micro: occasional RBCs"
         at = clause.lower().find(mention.lower()) if mention else -1
-        for kw in self._neg_kw.get(f.id, set()) | self._neg_alias_kw.get(f.id, set()):
+        for kw in self._denied_kw.get(f.id, ()):
             for m in re.finditer(rf"\b{re.escape(kw)}\w*", clause, re.I):
                 if strict and (
                     at < 0 or m.start() < at or _DENIAL_BEFORE.search(clause[: m.start()])
@@ -2944,10 +2947,7 @@ class ClaimExtractor:
         if word is None:
             return None
         ctx = tc.context_text
-        parts = [
-            part for s, e, hits in lex_find(self.lex, ctx) if any(h[0] == item for h in hits)
-            for part in [_context_part(ctx, s, e)]
-        ]
+        parts = [_context_part(ctx, s, e) for s, e, hits in lex_find(self.lex, ctx) if any(h[0] == item for h in hits)]
         if parts and all(NORMAL_RX.search(p) and not reported_abnormal(p) for p in parts):
             return f"called '{word.group(0)}', but the context calls {item.removeprefix('term:')} normal"
         return None

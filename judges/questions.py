@@ -727,6 +727,11 @@ def _is_drug_order(text: str, know_terms: bool = True) -> bool:
     )
 
 
+def _orders_a_drug(text: str) -> bool:
+    """"Stop the ibuprofen", "start hydrocortisone": an order verb first, then a drug or treatment."""
+    return bool(_ORDER_VERB.match(text)) and _is_drug_order(text)
+
+
 def _word_suffixes(text: str, n: int) -> list[str]:
     """``text`` and ``text`` without its first 1..n modifier words ("erect chest X-ray", "chest X-ray");
     never past a conjunction ("IVIg and FVC monitoring" is a treatment first)."""
@@ -787,7 +792,7 @@ def is_request(seg: Segment) -> tuple[bool, str]:
     if seg.section == "questions":
         if not seg.bullet and _TREATMENT_ORDER.match(text) and not QUESTION_RX.search(text) and not text.endswith("?"):
             return False, "a treatment order, not a request for information"
-        if _ORDER_VERB.match(text) and not text.endswith("?") and _is_drug_order(text):
+        if not text.endswith("?") and _orders_a_drug(text):
             # round 131: "- Stop the ibuprofen" closing a list of tests: a drug order, whatever the heading
             return False, "an order for a drug or treatment, not a request for information"
         return True, "item under a questions/tests heading"
@@ -812,7 +817,7 @@ def is_request(seg: Segment) -> tuple[bool, str]:
         return False, "a wish inside diagnostic reasoning ('X is more likely, though I want to see Y'), not a request"
     if not ends_q and cue is not None and _WISH_NOT_REQUEST.match(text[cue.end() :]):
         return False, "a wish about naming or treating ('I'd want to call it X'), not a request"
-    if not ends_q and _ORDER_VERB.match(text) and not re.search(r"\bplease\b", text, re.I) and _is_drug_order(text):
+    if not ends_q and not re.search(r"\bplease\b", text, re.I) and _orders_a_drug(text):
         return False, "an order for a drug or treatment, not a request for information"
     if not ends_q and cue is not None and re.search(r"\badd\b", cue.group(0), re.I) and not _names_test(
         text[cue.end():], analyte_text=text
