@@ -272,6 +272,20 @@ _ANALYTE_VALUE_LINK = re.compile(
 )
 # round 79: a wall called thick ("a thickened gallbladder wall", "GB wall thickening", "thick-walled GB")
 _THICK_WALL = re.compile(r"\bthick-walled\b|\bthickened\s+(?:\w+\s+)?wall\b|\bwall\s+thicken\w*", re.I)
+_FUNCTION_WORD_SET = frozenset({"the", "and", "her", "his", "was", "were", "is", "are", "of", "with", "at", "on", "in", "to",
+                                "for", "by", "a", "an", "no", "she", "he", "has", "had", "have", "it", "this", "that"})
+
+
+def _content_words(text: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"[A-Za-z]{2,}", text)} - _FUNCTION_WORD_SET
+
+
+# round 133: body sites a plain film or scan is named after ("hand X-rays", "wrist films")
+_BODY_SITES = ("hand", "wrist", "knee", "hip", "shoulder", "ankle", "foot", "feet", "elbow", "spine", "pelvi", "skull")
+_SITE_BEFORE_SCAN = re.compile(rf"\b({'|'.join(_BODY_SITES)})(?:s|es)?\s+(?:plain\s+)?$", re.I)
+# round 133: "Upper-lobe predominant emphysema on HRCT" where the HRCT shows it "predominantly affecting both lower
+# lobes": the distribution the claim gives the scan's finding is the opposite of the report's
+_LOBE_LEVEL = re.compile(r"\b(upper|lower)[\s-]+(?:zones?|lobes?)\b", re.I)
 
 
 @functools.lru_cache(maxsize=32)
@@ -2667,6 +2681,13 @@ class ClaimExtractor:
                 # round 79: "Ultrasound shows multiple small gallstones with a thickened gallbladder wall" where the
                 # scan shows a thin-walled gallbladder: the wall is another item of the same report's list
                 return f"says '{thick.group(0)}' where the released {f.name} statement says 'thin-walled'"
+        if present and f.category == FactCategory.imaging and (level := _LOBE_LEVEL.search(clause)):
+            said = level.group(1).lower()
+            other = "lower" if said == "upper" else "upper"
+            if not _denied_before(clause, level.start()) and re.search(
+                rf"\b{other}[\s-]+(?:zones?|lobes?)\b", f.statement, re.I
+            ) and not re.search(rf"\b{said}[\s-]+(?:zones?|lobes?)\b", f.statement, re.I):
+                return f"says '{level.group(0)}' where the released {f.name} statement says '{other}'"
         if f.value is not None and f.reference_range is not None:
             if mention and mention in loc0 and _EARLIER_READING.search(loc0.split(mention)[0][-30:]):
                 return None  # "booking BP normal": an earlier reading, not the current value called normal
@@ -2899,10 +2920,13 @@ class ClaimExtractor:
                 if said:
                     return "supported", said
                 return "unsupported", f"{f.name} was not released by turn {tc.index}"
+            if conflict and (other := self._other_statement_says(tc, f, mention, _local_window(sentence or clause, mention))):
+                return "supported", other
             if conflict:
                 return "contradicted", conflict
             invented = self._invented_result(tc, f, _local_window(sentence or clause, mention)) or (
-                self._new_imaging_finding(f, clause, mention) if present else None
+                (self._new_imaging_finding(f, clause, mention) or self._other_site_imaging(f, clause, mention))
+                if present else None
             )
             if invented:
                 return "unsupported", invented
@@ -2970,12 +2994,17 @@ class ClaimExtractor:
             return None  # "Colonoscopy found a large sigmoid polyp": the withheld test itself is named
         rest = {_stem(w) for w in re.findall(r"[a-z][a-z-]{4,}", low_sentence)
                 if w not in _STOP and w not in said and w not in own_words}
+        # round 133: "her CSF shows a lymphocytic pleocytosis" names a word of the withheld fact's own names
+        # ("CSF pleocytosis") beside the mention: a statement that lacks it restates something else
+        own_said = {w for w in own_words - set(said) if w not in _STOP and re.search(rf"\b{re.escape(w)}\b", low_sentence)}
         for fid in tc.released:
             r = self.know.matcher.facts.get(fid)
             if r is None or r.id == f.id:
                 continue
             low = r.statement.lower()
             if not all(re.search(rf"\b{re.escape(_stem(w))}", low) for w in said):
+                continue
+            if any(not re.search(rf"\b{re.escape(_stem(w))}", low) for w in own_said):
                 continue
             shared = [st for st in rest if re.search(rf"\b{re.escape(st)}", low)]
             if len(shared) >= 2:
@@ -3051,6 +3080,40 @@ class ClaimExtractor:
             if any(a.lower() != low and re.search(rf"\b{re.escape(low)}$", a.lower()) for a in r.all_names):
                 return f"'{mention}' is also named by the released {r.name}"
         return None
+
+    def _other_statement_says(self, tc: TurnContext, f: Fact, mention: str, local: str) -> str | None:
+        """Round 133: "a normal fasting glucose at her GP" where today's fasting glucose is high but another released
+        statement says "a fasting glucose checked by her GP eighteen months ago was normal": the claim restates that
+        statement, not today's value."""
+        called = [rx for rx in (NORMAL_RX, ELEVATED_RX, LOW_RX) if rx.search(local)]
+        if not called or not mention:
+            return None
+        own = _content_words(f.statement) | _content_words(mention)
+        for g in self.know.case.facts:
+            if g.id == f.id or g.id not in tc.released or mention.lower() not in g.statement.lower():
+                continue
+            # the claim must also name what sets that statement apart ("at her GP", "18 months ago", "previous"):
+            # "Today's fasting glucose is normal" restates nothing but the value it miscalls
+            shared = (_content_words(local) & _content_words(g.statement)) - own
+            if all(rx.search(g.statement) for rx in called) and any(
+                not (NORMAL_RX.search(w) or ELEVATED_RX.search(w) or LOW_RX.search(w)) for w in shared
+            ):
+                return f"restates the released {g.name} statement ('{mention}' as it says)"
+        return None
+
+    def _other_site_imaging(self, f: Fact, clause: str, mention: str | None) -> str | None:
+        """Round 133: "Her hand X-rays also show chondrocalcinosis at both wrists" where only a knee X-ray is
+        released: a scan of a body site the released report's name and statement never give is another test."""
+        if f.category != FactCategory.imaging or not mention:
+            return None
+        own = " ".join([*f.all_names, f.statement]).lower()
+        if not any(re.search(rf"\b{s}", own) for s in _BODY_SITES):
+            return None  # a report without a site of its own ("X-ray", "imaging") is not contradicted by one
+        at = clause.lower().find(mention.lower())
+        site = _SITE_BEFORE_SCAN.search(clause[max(0, at - 25) : at]) if at >= 0 else None
+        if site is None or re.search(rf"\b{site.group(1).lower()[:4]}", own):
+            return None
+        return f"names a {site.group(1).lower()} scan; the released {f.name} images another site"
 
     def _new_imaging_finding(self, f: Fact, clause: str, mention: str | None) -> str | None:
         """Round 94: a finding the agent reports on a released scan that its report never names ("Subtle right

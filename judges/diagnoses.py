@@ -38,6 +38,7 @@ from medgym.judges.textrules import (
     Segment,
     clause_bounds,
 )
+from medgym.knowledge_base.case_schema import FactCategory
 from medgym.text.fact_matcher import Lexicon
 
 _RANK = {"definitive": 3, "probable": 2, "possible": 1, "excluded": 0}
@@ -129,6 +130,10 @@ _ARROW_STILL_BEFORE = re.compile(
 )
 # round 130: "Lung-RADS 4X nodule — most likely an early primary lung adenocarcinoma": a "most likely" followed by
 # another name (after an article and up to three words) ranks that name, not the one before the cue
+# round 133: "HBsAg +ve on outside lab → acute hep B.": a note's arrow ending its sentence on the name draws the
+# conclusion
+_ARROW_CALL_BEFORE = re.compile(r"(?:→|->|=>|⇒)\s*(?:an?\s+|the\s+)?$")
+_ENDS_SENTENCE = re.compile(r"[\s*_]*(?:[.;!]|$)")
 _PREMODIFYING_CUE = re.compile(r"most\s+likely|likeliest", re.I)
 _PREMODIFIER_GAP = re.compile(r"\s*(?:an?\s+|the\s+)?(?:[\w\-]+\s+){0,3}")
 # (round 132: and the name a test is asked for, "Need CTA/CTP now for LVO", "look for X": a hypothesis under test)
@@ -187,7 +192,8 @@ _FLAT_LABEL_HEADING = re.compile(
 # only the name that opens the line right under the label; impression lines as often carry a case summary
 # ("Impression: new temporal headache in a 76-year-old with ...") or a picture ("Impression: this does not
 # behave like ordinary COPD"), which a "Diagnosis:" label does not
-_IMPRESSION_LABEL = re.compile(r"\W*impression\W*", re.I)
+# (round 133: and under "Assessment:", "Assessment: Inferior STEMI.")
+_IMPRESSION_LABEL = re.compile(r"\W*(?:impression|assessment)\W*", re.I)
 # before the name, at most a few words of its own ("Acute calculous cholecystitis", "Right lower lobe CAP",
 # "hypercholesterolaemia secondary to hypothyroidism"), none of them a clause, a hedge or an alternative
 _OPENS_LINE = re.compile(r"[\W_]*(?:[A-Za-z][\w\-/']*[\s-]+){0,5}")
@@ -209,7 +215,8 @@ def _flat_impression(seg: Segment, text: str, start: int) -> bool:
     """Whether the name at `start` is stated flatly as the first thing under an "Impression" label."""
     return bool(
         _IMPRESSION_LABEL.fullmatch(seg.label)
-        and (seg.heading or seg.extra.get("first_under_block"))
+        # an "Assessment" heading alone on its line opens a narrative ("## Assessment" over prose), not a call
+        and (seg.heading or (seg.extra.get("first_under_block") and "assess" not in seg.label.lower()))
         and seg.line_start  # "Impression: X; Y also on the ddx": the piece after the semicolon is not the call
         and _OPENS_LINE.fullmatch(text[:start])
         and not _NOT_FLAT_LEAD.search(text[:start])
@@ -621,6 +628,12 @@ _NEGATED_EXCLUSION = re.compile(
     r"cannot|can't|won't|will\s+not)\s+(?:\w+\s+){0,2}?(?:against|rule\s+out|exclude)\s+(?:\w+\s+){0,3}$",
     re.I,
 )
+# round 133: "no RV strain, so this is not a high-risk PE": what is denied is the severity, not the diagnosis
+_NOT_SEVERE_BEFORE = re.compile(
+    r"\b(?:not|isn't|is\s+not)\s+(?:an?\s+)?(?:(?:high|intermediate)[\s\-]risk|massive|sub-?massive|severe|"
+    r"life[\s\-]threatening|complicated)\s+$",
+    re.I,
+)
 # round 72: "it does not move me away from lupus nephritis": a denied move away from X holds X
 _NOT_MOVED_AWAY_BEFORE = re.compile(
     r"\b(?:doesn't|does\s+not|don't|do\s+not|didn't|did\s+not|won't|will\s+not|wouldn't|would\s+not|cannot|can't)\s+"
@@ -704,7 +717,8 @@ _QUALIFIER_LEAD = re.compile(
 )
 _LEAD_VERB = re.compile(
     r"\b(?:fits?|suggests?|favou?rs?|indicates?|points?|resembles?|mimics?|could|may|might|would|consider\w*|"
-    r"think|suspect|query|possible|possibly|likely|probably|perhaps|maybe|rule|exclude)\b",
+    # (round 133: "This makes **X** the leading diagnosis": a ranking, not a flat call)
+    r"think|suspect|query|possible|possibly|likely|probably|perhaps|maybe|rule|exclude|makes?|made|making)\b",
     re.I,
 )
 # "X is the front-runner", "X remains my prime suspect"
@@ -842,6 +856,8 @@ def _stance(
         return "possible"  # "must be excluded": a hypothesis still to test
     if _NOT_MOVED_AWAY_BEFORE.search(before_clause):
         return "probable"
+    if _NOT_SEVERE_BEFORE.search(before_clause):
+        return "possible"  # the diagnosis is held, only its severity denied
     if _NEGATED_EXCLUSION.search(before_clause) or _NOT_EXCLUDED_AFTER.match(after_clause):
         return "possible"  # "which doesn't argue against X": X is left open, not excluded
     if _EXCLUDED_BEFORE_STRICT.search(before_clause) or _EXCLUDED_AFTER.search(after_clause) or _DROPPED_AFTER.match(
@@ -852,6 +868,8 @@ def _stance(
         return "definitive"
     if _ARROW_STILL_BEFORE.search(before_sent[-60:]):
         return "probable" if HEDGE_DX_DOWNGRADE_RX.search(after_clause) else "definitive"
+    if _ARROW_CALL_BEFORE.search(before_sent[-12:]) and _ENDS_SENTENCE.match(text[end : end + 5]):
+        return "definitive"
     if _PAREN_HEDGE_AFTER.match(text[end : end + 40]):
         return "probable"  # "GCA (high probability)", "1. **X** (most likely)"
     hedge = HEDGE_DX_DOWNGRADE_RX.search(before_clause) or HEDGE_DX_DOWNGRADE_RX.search(after_clause)
@@ -905,6 +923,7 @@ def _stance(
         return "possible"  # several diagnoses named without ranking cues: a list of hypotheses
     lead = re.sub(r"^\W*(?:no\s+change|unchanged|same\s+diagnosis|still|again)\W*", "", text[:start], flags=re.I)
     lead = re.sub(r"\([^)]*\)", " ", lead)  # "Subacute (de Quervain's) thyroiditis."
+    lead = re.sub(r"[#*_]+", " ", lead)  # round 133: "## Confirmed: **acute PE**": markdown marks are not words
     if (
         len(lead.split()) <= 2
         and not _VERB_AFTER.match(text[end:])
@@ -979,6 +998,8 @@ def reply_diagnoses(
                 other = _other_cause(text, s, e, name, know) if stance != "excluded" else None
                 if other is not None and _cause_is_case_dx(other, know):
                     continue  # "central adrenal insufficiency from hypophysitis": the named cause is what is held
+                if other is not None and _reported_by_test(know, text[: text.find(other, max(0, s - len(other)))]):
+                    continue  # round 133: "PET: RUL nodule SUVmax 4.8": a scan's finding under its label, not a diagnosis
                 m = DiagnosisMention(
                     name=other or name,
                     role="other" if other else _role(know, name),  # type: ignore[arg-type]
@@ -1252,6 +1273,32 @@ _FUNCTION_WORDS = {
 }
 
 
+# round 133: "A/P: Traumatic R PTX 2/2 R 5th rib fx" where the case holds a primary spontaneous pneumothorax: a
+# qualifier that contradicts a word of the diagnosis' own name makes it another diagnosis of the same noun
+_ANTONYM_QUALIFIER = {"traumatic": "spontaneous", "iatrogenic": "spontaneous", "provoked": "unprovoked"}
+_ANTONYM_BEFORE = re.compile(
+    r"\b(?P<q>traumatic|iatrogenic|provoked)\s+(?:(?:R|L|right|left|small|large|tension|[rl]-sided|"
+    r"(?:right|left)-sided)\s+){0,2}$",
+    re.I,
+)
+
+
+_TEST_LABEL_BEFORE = re.compile(r"(?:^|[\n.;]\s*|\s)(?P<label>[A-Za-z][\w\-/ ]{0,20}?)\s*:\s*$")
+
+
+def _reported_by_test(know: CaseKnowledge, before: str) -> bool:
+    """Whether ``before`` ends in the label of a case investigation ("PET:", "CT chest:"): what follows is its report."""
+    m = _TEST_LABEL_BEFORE.search(before)
+    if m is None:
+        return False
+    label = m.group("label").strip()
+    return any(
+        know.fact(h.item_id).category in (FactCategory.imaging, FactCategory.lab)
+        for h in fact_mentions(know, label, ("fact",))
+        if h.start == 0 and h.end == len(label)
+    )
+
+
 def _other_cause(text: str, s: int, e: int, name: str, know: CaseKnowledge) -> str | None:
     """The full phrase when a head-noun-only hit is qualified in a way foreign to the matched
     diagnosis: a stated cause ("adrenal insufficiency from steroid withdrawal") or a subtype/site word
@@ -1260,6 +1307,9 @@ def _other_cause(text: str, s: int, e: int, name: str, know: CaseKnowledge) -> s
     dx = know.diagnoses.get(name)
     if dx is None:
         return None
+    anti = _ANTONYM_BEFORE.search(text[max(0, s - 40) : s])
+    if anti and _ANTONYM_QUALIFIER[anti.group("q").lower()] in dx.name.lower().split():
+        return text[max(0, s - 40) + anti.start() : e].strip()
     hit = text[s:e].strip()
     head = re.findall(r"[A-Za-z][\w\-]*", dx.name)[-1:]
     if re.search(r"[\s\-']", hit) or not head or Lexicon.key(hit).rstrip("s") != Lexicon.key(head[0]).rstrip("s"):

@@ -108,7 +108,10 @@ _WISH_CHASE = re.compile(
 )
 _ANAPHORA = re.compile(r"^\s*(?:it|this|that|these|those|the\s+(?:result|test|report|sample|value))\b", re.I)
 _NOT_NEEDED = re.compile(
-    r"\b(?:no|not|nothing)\b[^.;]{0,40}\b(?:needed|required|necessary|indicated|warranted)\b|\bunnecessary\b", re.I
+    r"\b(?:no|not|nothing)\b[^.;]{0,40}\b(?:needed|required|necessary|indicated|warranted)\b|\bunnecessary\b|"
+    # round 133: "I don't think an MRCP is needed at this stage"
+    r"\b(?:don't|do\s+not|don’t)\s+think\b[^.;]{0,60}\b(?:needed|required|necessary|indicated|warranted)\b",
+    re.I,
 )
 # "family history of X" asks about the relatives, not about the patient's fact X.
 _FAMILY_HISTORY = re.compile(r"\bfamily\s+history\s+of\s+[^,.;?]*", re.I)
@@ -175,7 +178,11 @@ _INVESTIGATION = re.compile(
     r"hearing(?:\s+(?:test|assessment|screen))?|audiolog\w*|audiometry|visual\s+acuity|eye\s+test|"
     r"developmental\s+(?:assessment|screen\w*|review)|"
     # note abbreviations of tests ("Need urgent EGD.", "Needs TVUS.", "Need BMP w/ creatinine", "Malaria RDT")
-    r"EGD|OGD|OGDs|TVUS|TVS|HRCT|LDCT|CTPA|BMP|CMP|RDT|duplex|lipid\s+(?:panel|profile)|ADAMTS-?13)\b",
+    r"EGD|OGD|OGDs|TVUS|TVS|HRCT|LDCT|CTPA|BMP|CMP|RDT|duplex|lipid\s+(?:panel|profile)|ADAMTS-?13|"
+    # round 133: viral markers, H. pylori tests, urinary antigens and rib films listed bare as orders ("HBV DNA and
+    # HBeAg", "H. pylori stool Ag", "Urinary legionella/pneumococcal antigens", "Rib series")
+    r"HBV\s+DNA|HCV\s+RNA|viral\s+load|HBeAg|HBsAg|anti-?HBc|H\.?\s?pylori|u?ACR|u?PCR|UACR|UPCR|"
+    r"(?:urinary|urine)\s+(?:[\w\-]+(?:/[\w\-]+)?\s+)?antigens?|(?:rib|skeletal)\s+(?:series|films?|X-rays?))\b",
     re.I,
 )
 # "Could someone go through his drinking with him directly?", "can we corroborate that with the GP?":
@@ -281,6 +288,10 @@ def _content_words(text: str) -> set[str]:
 
 _CHASE_FILLER = {"any", "the", "has", "have", "come", "back", "yet", "still", "result", "results", "turned", "could",
                  "can", "you", "please", "pls", "chase", "pending", "also", "and", "from", "today", "now"}
+
+
+# what the patient or the record reports, as opposed to a measured result
+_REPORTED_CATEGORIES = frozenset({"symptom", "history", "social", "family", "medication", "allergy"})
 
 
 def _opens_with_test(text: str) -> bool:
@@ -698,10 +709,14 @@ _HYPOTHESIS_Q = re.compile(
 _DRUG_WORD = re.compile(
     r"\b(?:\w+(?:sone|solone|olone|thyroxine|mab|pril|sartan|olol|statin|azole|cillin|mycin|floxacin|parin|xaban|"
     r"gatran|dipine|prazole|tidine|mazole|uracil)|stress[\s-]dose|doses?|dosing|replacement|taper\w*|mg|"
-    r"immunotherapy|chemotherapy|ICI|checkpoint\s+inhibitors?)\b",
+    r"immunotherapy|chemotherapy|ICI|checkpoint\s+inhibitors?|"
+    # round 133: drug classes ordered stopped or avoided ("Stop all antipsychotics")
+    r"antipsychotics?|neuroleptics?|antidepressants?|antiepileptics?|anticonvulsants?|AEDs?|diuretics?|NSAIDs?|"
+    r"opioids?|benzodiazepines?|sedatives?)\b",
     re.I,
 )
-_ORDER_VERB = re.compile(r"^\W*(?:add|hold|withhold|stop|start|give|continue|restart|resume|increase|reduce|switch)\b",
+_ORDER_VERB = re.compile(r"^\W*(?:(?:please|pls)\s+)?(?:add|hold|withhold|stop|start|give|continue|restart|resume|increase|reduce|"
+                         r"switch|avoid)\b",
                          re.I)
 # "... below the 2 mm I'd want to call it a STEMI": a wish about naming or treating, not a request
 # "CPPD more likely than gout, though I want to see the crystals", "The alternative I'd want to exclude
@@ -725,6 +740,15 @@ def _is_drug_order(text: str, know_terms: bool = True) -> bool:
     return know_terms and any(
         hits[0][0] in treatment_terms() for _s, _e, hits in general_lexicon()[0].find(text)
     )
+
+
+# round 133: "Parathyroidectomy is indicated given the stones": a procedure or treatment called indicated
+_TREATMENT_INDICATED = re.compile(
+    r"^\W*(?:(?:an?|the|urgent|elective|early)\s+)*(?:\w+(?:ectomy|otomy|ostomy|plasty|pexy)|surgery|surgical\s+\w+|"
+    r"operation|admission|referral|treatment|therapy|anticoagulation|thrombolysis|thrombectomy|PCI|dialysis|"
+    r"transfusion|intubation)\s+(?:is|are)\s+(?:now\s+|clearly\s+|also\s+)?(?:indicated|warranted)\b",
+    re.I,
+)
 
 
 def _orders_a_drug(text: str) -> bool:
@@ -827,6 +851,8 @@ def is_request(seg: Segment) -> tuple[bool, str]:
         return False, "a bare order scheduling a future test, not a request for information"
     if not ends_q and _NOT_NEEDED.search(text):
         return False, "says that nothing more is needed"
+    if not ends_q and cue is not None and _TREATMENT_INDICATED.search(text[: cue.end()]):
+        return False, "says a treatment or procedure is indicated ('Parathyroidectomy is indicated'), not a request"
     if OUTSTANDING_RX.search(text) and not ends_q and not _EXPLICIT_ASK.search(text):
         return False, "states that a result is outstanding (not a new question)"
     if not ends_q and PLAN_RX.match(text) and not cue:
@@ -1118,6 +1144,10 @@ class QuestionReader:
             return False  # a result ("ECG w/ inferior STE", "UCx no growth") or a sentence ("The decision waits on the CT")
         ids = self._targets(t)[0]
         if ids and not ids <= set(tc.released):
+            return True
+        if ids and _opens_with_test(t) and all(self.know.fact(f).category in _REPORTED_CATEGORIES for f in ids):
+            # round 133: "Sputum culture" where the case's only sputum fact is the released "no purulent sputum": a
+            # test of the specimen, not a second ask for what the patient said
             return True
         if not ids and (_opens_with_test(t) or _opens_with_analyte(t)):
             # a test or an analyte the case has no fact for, listed by name ("Anti-ganglioside antibody panel",

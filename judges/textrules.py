@@ -407,7 +407,7 @@ def _looks_continuation(section: Section, line: str) -> bool:
 # "please note / be aware / see above": a "please" that asks for nothing (shared by every request cue)
 NOT_AN_ASK_AFTER_PLEASE = (
     r"(?!note\b|be\s+aware\b|bear\b|remember\b|keep\s+in\s+mind\b|see\s+(?:above|below)\b|disregard\b|ignore\b|"
-    r"excuse\b|forgive\b|start\b|commence\b|administer\b|prescribe\b|transfuse\b|withhold\b|stop\b|"
+    r"excuse\b|forgive\b|start\b|commence\b|administer\b|prescribe\b|transfuse\b|withhold\b|stop\b|avoid\b|"
     r"hold\s+(?:the\s+|his\s+|her\s+)?(?!on\b)[a-z]|give\s+(?!me\b|us\b))"
 )
 QUESTION_RX = re.compile(
@@ -436,6 +436,8 @@ QUESTION_RX = re.compile(
     # "Vitals/CBC/BUN still needed.", "Still need BNP and Cr.", "I would still be grateful for the repeat ACR",
     # "I should like to see the original report"
     r"\bstill\s+(?:needed|required)\b|^\W*still\s+need\s+[A-Za-z]|"
+    # round 133: a note's imperative chase, "Chase sputum culture.", "Chase the CTPA."
+    r"^\W*(?:also\s+)?chase\s+(?:up\s+)?(?:the\s+|his\s+|her\s+|their\s+)?[A-Za-z]|"
     # round 61: "Need BP (repeat x2), urine PCR and LFTs urgently.": a terse note's sentence that opens with
     # "Need" lists what it asks for ("Need for intubation", "Need before lytics:", "Need to exclude obstruction"
     # are not asks for a result)
