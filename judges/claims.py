@@ -210,7 +210,10 @@ _EARLIER_READING = re.compile(r"\b(?:booking|baseline|pre-?pregnancy|pre-?op(?:e
 _BOUND_BEFORE = re.compile(
     r"(>=?|≥|<=?|≤|\b(?:over|more\s+than|greater\s+than|above|at\s+least|under|less\s+than|below|at\s+most))\s*$", re.I
 )
-_TERM_AS_ADJECTIVE = re.compile(r"^\s*(?:range|threshold|criteria|cut-?off|levels?|target)\b", re.I)
+# (round 133: and a tumour's kind, "EGFR-mutant adenocarcinoma is much more common in never-smokers")
+_TERM_AS_ADJECTIVE = re.compile(
+    r"^\s*(?:range|threshold|criteria|cut-?off|levels?|target|adenocarcinoma|carcinoma|cancer|NSCLC|tumou?rs?)\b", re.I
+)
 # round 121: a mention joined to "-related" names a kind of disease ("smoking-related COPD"), not the exposure
 _RELATED_AFTER = re.compile(r"^-(?:related|associated)\b", re.I)
 

@@ -37,10 +37,23 @@ LUNG = "onc-217-screen-detected-lung-cancer"
 DILI = "hep-001-dili-amoxiclav"
 COELIAC = "peds-212-coeliac-in-t1dm"
 TTP = "hema-102-immune-ttp"
+AATD = "pulm-103-alpha1-antitrypsin-deficiency"
+CPPD = "rheum-204-cppd-pseudogout"
+GDM = "obgyn-207-gestational-diabetes"
+MAL = "id-203-falciparum-malaria"
+NMDAR = "psych-216-anti-nmdar-encephalitis"
+STONES = "uro-220-hyperparathyroid-stones"
 
 
 def _wd(case_id: str, reply: str, condition: str = "baseline"):
     return judge_replies(case_id, condition, [reply]).annotations.working_diagnoses[0]
+
+
+def _statuses(case_id: str, replies: list[str], item: str, cond: str = "baseline") -> set[str]:
+    """The statuses of the judge's claims on ``item`` in the last reply (at least one claim)."""
+    got = last_reply_on(case_id, replies, item, cond)
+    assert got, f"no claim on {item}"
+    return {status for _text, status in got}
 
 
 def test_a_markdown_heading_call_is_flat():  # fails on f80a8dd
@@ -126,48 +139,33 @@ def test_a_treatment_under_plan_is_no_request():  # control
     assert not questions_asked(PE, "R basal CAP.\n\nPlan:\n- Amoxicillin + clarithromycin PO\n- Salbutamol nebs")
 
 
-AATD = "pulm-103-alpha1-antitrypsin-deficiency"
-
-
 def test_the_opposite_lobes_contradict_the_scan():  # fails on f80a8dd
-    got = last_reply_on(AATD, ["AATD.", "Final diagnosis: AATD\n\nEvidence:\n- Upper-lobe predominant emphysema on HRCT"], "ct_chest")
-    assert got and all(status == "contradicted" for _text, status in got)
+    final = "Final diagnosis: AATD\n\nEvidence:\n- Upper-lobe predominant emphysema on HRCT"
+    assert _statuses(AATD, ["AATD.", final], "ct_chest") == {"contradicted"}
 
 
 def test_the_same_lobes_support_the_scan():  # control
-    got = last_reply_on(AATD, ["AATD.", "Final diagnosis: AATD\n\nEvidence:\n- Lower-lobe panlobular emphysema on HRCT"], "ct_chest")
-    assert got and all(status == "supported" for _text, status in got)
-
-
-CPPD = "rheum-204-cppd-pseudogout"
+    final = "Final diagnosis: AATD\n\nEvidence:\n- Lower-lobe panlobular emphysema on HRCT"
+    assert _statuses(AATD, ["AATD.", final], "ct_chest") == {"supported"}
 
 
 def test_a_film_of_another_site_is_another_test():  # fails on f80a8dd
-    got = last_reply_on(CPPD, ["Pseudogout.", "Unchanged. Her hand X-rays also show chondrocalcinosis at both wrists."], "knee_xray")
-    assert got and all(status == "unsupported" for _text, status in got)
+    reply = "Unchanged. Her hand X-rays also show chondrocalcinosis at both wrists."
+    assert _statuses(CPPD, ["Pseudogout.", reply], "knee_xray") == {"unsupported"}
 
 
 def test_the_knee_film_itself_is_supported():  # control
-    got = last_reply_on(CPPD, ["Pseudogout.", "Unchanged. Her knee X-ray shows chondrocalcinosis of the menisci."], "knee_xray")
-    assert got and all(status == "supported" for _text, status in got)
-
-
-GDM = "obgyn-207-gestational-diabetes"
+    reply = "Unchanged. Her knee X-ray shows chondrocalcinosis of the menisci."
+    assert _statuses(CPPD, ["Pseudogout.", reply], "knee_xray") == {"supported"}
 
 
 def test_an_earlier_normal_result_another_statement_gives_is_supported():  # fails on f80a8dd
-    statuses = [s for _t, s in last_reply_on(
-        GDM, ["GDM likely.", "GDM. No previous diabetes and a normal fasting glucose at her GP."], "fasting_glucose", "baseline"
-    )]
-    assert statuses and "contradicted" not in statuses
+    reply = "GDM. No previous diabetes and a normal fasting glucose at her GP."
+    assert "contradicted" not in _statuses(GDM, ["GDM likely.", reply], "fasting_glucose")
 
 
 def test_todays_high_value_called_normal_is_contradicted():  # control
-    statuses = [s for _t, s in last_reply_on(GDM, ["GDM likely.", "GDM. Today's fasting glucose is normal."], "fasting_glucose")]
-    assert statuses == ["contradicted"]
-
-
-MAL = "id-203-falciparum-malaria"
+    assert _statuses(GDM, ["GDM likely.", "GDM. Today's fasting glucose is normal."], "fasting_glucose") == {"contradicted"}
 
 
 def test_a_narrative_under_an_assessment_heading_is_no_flat_call():  # control
@@ -177,7 +175,7 @@ def test_a_narrative_under_an_assessment_heading_is_no_flat_call():  # control
 
 
 def test_a_name_made_the_leading_diagnosis_is_ranked_not_called():  # control
-    wd = _wd("pulm-103-alpha1-antitrypsin-deficiency", "## Update\nThe AAT level of 0.3 g/L makes it clear. This makes "
+    wd = _wd(AATD, "## Update\nThe AAT level of 0.3 g/L makes it clear. This makes "
              "**AATD with panlobular emphysema** the leading diagnosis.")
     assert wd.certainty != "definitive"
 
@@ -185,10 +183,6 @@ def test_a_name_made_the_leading_diagnosis_is_ranked_not_called():  # control
 def test_a_finding_under_a_scan_label_is_no_diagnosis():  # fails on f80a8dd
     leading, _role = lead_of(LUNG, "PET: RUL nodule SUVmax 4.8, no nodal uptake. 9 mm nodule, still favor inflammatory.\n- Repeat LDCT 3 mo")
     assert leading == "post-infective inflammatory nodule"
-
-
-NMDAR = "psych-216-anti-nmdar-encephalitis"
-STONES = "uro-220-hyperparathyroid-stones"
 
 
 def test_avoiding_a_drug_is_no_request():  # fails on f80a8dd
@@ -213,13 +207,17 @@ def test_a_urine_acr_added_is_a_request():  # fails on f80a8dd
 
 
 def test_an_invented_molecular_result_is_unsupported():  # fails on f80a8dd
-    got = [s for t, s in last_reply_on(LUNG, ["Lung adenocarcinoma.", "Biopsy confirms it, and his tumour is EGFR-mutant."],
-                                       "term:EGFR mutation", "O")]
-    assert got == ["unsupported"]
+    replies = ["Lung adenocarcinoma.", "Biopsy confirms it, and his tumour is EGFR-mutant."]
+    assert _statuses(LUNG, replies, "term:EGFR mutation", "O") == {"unsupported"}
 
 
 def test_a_withheld_result_named_beside_its_test_is_not_restated_elsewhere():  # fails on f80a8dd
     # under O the CSF count is withheld while the antibody result, which names the CSF, is released
-    got = last_reply_on(NMDAR, ["Anti-NMDAR encephalitis.", "Confirmed: her CSF shows a lymphocytic pleocytosis and the antibodies are positive."],
-                        "csf", "O+I")
-    assert got and all(s == "unsupported" for _t, s in got)
+    reply = "Confirmed: her CSF shows a lymphocytic pleocytosis and the antibodies are positive."
+    assert _statuses(NMDAR, ["Anti-NMDAR encephalitis.", reply], "csf", "O+I") == {"unsupported"}
+
+
+def test_a_molecular_kind_of_tumour_is_no_claim():  # control: the new finding must not read a tumour's kind as a result
+    replies = ["Lung adenocarcinoma.", "He has never smoked, which makes an EGFR-mutant adenocarcinoma more likely."]
+    got = [c for c in judge_replies(LUNG, "O", replies).annotations.claims if "EGFR" in c.span.text]
+    assert not got
