@@ -275,11 +275,15 @@ _ANALYTE_VALUE_LINK = re.compile(
 )
 # round 79: a wall called thick ("a thickened gallbladder wall", "GB wall thickening", "thick-walled GB")
 _THICK_WALL = re.compile(r"\bthick-walled\b|\bthickened\s+(?:\w+\s+)?wall\b|\bwall\s+thicken\w*", re.I)
-_FUNCTION_WORD_SET = frozenset({"the", "and", "her", "his", "was", "were", "is", "are", "of", "with", "at", "on", "in", "to",
-                                "for", "by", "a", "an", "no", "she", "he", "has", "had", "have", "it", "this", "that"})
+# round 133: the words two statements must share beyond these to be about the same occasion ("at her GP")
+_FUNCTION_WORD_SET = frozenset({
+    "the", "and", "her", "his", "was", "were", "is", "are", "of", "with", "at", "on", "in", "to", "for", "by", "a", "an",
+    "no", "she", "he", "has", "had", "have", "it", "this", "that",
+})
 
 
 def _content_words(text: str) -> set[str]:
+    """The lower-cased words of ``text`` (two letters or more, so "GP" counts) other than function words."""
     return {w.lower() for w in re.findall(r"[A-Za-z]{2,}", text)} - _FUNCTION_WORD_SET
 
 

@@ -128,12 +128,12 @@ _ARROW_STILL_BEFORE = re.compile(
     r"(?:[\w\-/']+\s+){0,3}$",
     re.I,
 )
-# round 130: "Lung-RADS 4X nodule — most likely an early primary lung adenocarcinoma": a "most likely" followed by
-# another name (after an article and up to three words) ranks that name, not the one before the cue
 # round 133: "HBsAg +ve on outside lab → acute hep B.": a note's arrow ending its sentence on the name draws the
 # conclusion
 _ARROW_CALL_BEFORE = re.compile(r"(?:→|->|=>|⇒)\s*(?:an?\s+|the\s+)?$")
 _ENDS_SENTENCE = re.compile(r"[\s*_]*(?:[.;!]|$)")
+# round 130: "Lung-RADS 4X nodule — most likely an early primary lung adenocarcinoma": a "most likely" followed by
+# another name (after an article and up to three words) ranks that name, not the one before the cue
 _PREMODIFYING_CUE = re.compile(r"most\s+likely|likeliest", re.I)
 _PREMODIFIER_GAP = re.compile(r"\s*(?:an?\s+|the\s+)?(?:[\w\-]+\s+){0,3}")
 # (round 132: and the name a test is asked for, "Need CTA/CTP now for LVO", "look for X": a hypothesis under test)
@@ -998,7 +998,8 @@ def reply_diagnoses(
                 other = _other_cause(text, s, e, name, know) if stance != "excluded" else None
                 if other is not None and _cause_is_case_dx(other, know):
                     continue  # "central adrenal insufficiency from hypophysitis": the named cause is what is held
-                if other is not None and _reported_by_test(know, text[: text.find(other, max(0, s - len(other)))]):
+                at = text.find(other, max(0, s - len(other))) if other is not None else -1
+                if at >= 0 and _reported_by_test(know, text[:at]):
                     continue  # round 133: "PET: RUL nodule SUVmax 4.8": a scan's finding under its label, not a diagnosis
                 m = DiagnosisMention(
                     name=other or name,

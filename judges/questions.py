@@ -715,9 +715,11 @@ _DRUG_WORD = re.compile(
     r"opioids?|benzodiazepines?|sedatives?)\b",
     re.I,
 )
-_ORDER_VERB = re.compile(r"^\W*(?:(?:please|pls)\s+)?(?:add|hold|withhold|stop|start|give|continue|restart|resume|increase|reduce|"
-                         r"switch|avoid)\b",
-                         re.I)
+# (round 133: "avoid", and after "please" under a tests heading: "- Please avoid further antipsychotics")
+_ORDER_VERB = re.compile(
+    r"^\W*(?:(?:please|pls)\s+)?(?:add|hold|withhold|stop|start|give|continue|restart|resume|increase|reduce|switch|avoid)\b",
+    re.I,
+)
 # "... below the 2 mm I'd want to call it a STEMI": a wish about naming or treating, not a request
 # "CPPD more likely than gout, though I want to see the crystals", "The alternative I'd want to exclude
 # is X", "A structural cause is less likely ..., but I would still want imaging": a "want" said while
