@@ -2691,9 +2691,8 @@ class ClaimExtractor:
         if present and f.category == FactCategory.imaging and (level := _LOBE_LEVEL.search(clause)):
             said = level.group(1).lower()
             other = "lower" if said == "upper" else "upper"
-            if not _denied_before(clause, level.start()) and re.search(
-                rf"\b{other}[\s-]+(?:zones?|lobes?)\b", f.statement, re.I
-            ) and not re.search(rf"\b{said}[\s-]+(?:zones?|lobes?)\b", f.statement, re.I):
+            reported = {m.group(1).lower() for m in _LOBE_LEVEL.finditer(f.statement)}
+            if other in reported and said not in reported and not _denied_before(clause, level.start()):
                 return f"says '{level.group(0)}' where the released {f.name} statement says '{other}'"
         if f.value is not None and f.reference_range is not None:
             if mention and mention in loc0 and _EARLIER_READING.search(loc0.split(mention)[0][-30:]):
@@ -3095,16 +3094,16 @@ class ClaimExtractor:
         called = [rx for rx in (NORMAL_RX, ELEVATED_RX, LOW_RX) if rx.search(local)]
         if not called or not mention:
             return None
-        own = _content_words(f.statement) | _content_words(mention)
+        # the claim must also name what sets that statement apart ("at her GP", "18 months ago", "previous"):
+        # "Today's fasting glucose is normal" restates nothing but the value it miscalls
+        marks = {
+            w for w in _content_words(local) - _content_words(f.statement) - _content_words(mention)
+            if not any(rx.search(w) for rx in (NORMAL_RX, ELEVATED_RX, LOW_RX))
+        }
         for g in self.know.case.facts:
             if g.id == f.id or g.id not in tc.released or mention.lower() not in g.statement.lower():
                 continue
-            # the claim must also name what sets that statement apart ("at her GP", "18 months ago", "previous"):
-            # "Today's fasting glucose is normal" restates nothing but the value it miscalls
-            shared = (_content_words(local) & _content_words(g.statement)) - own
-            if all(rx.search(g.statement) for rx in called) and any(
-                not (NORMAL_RX.search(w) or ELEVATED_RX.search(w) or LOW_RX.search(w)) for w in shared
-            ):
+            if all(rx.search(g.statement) for rx in called) and marks & _content_words(g.statement):
                 return f"restates the released {g.name} statement ('{mention}' as it says)"
         return None
 

@@ -1278,7 +1278,7 @@ _FUNCTION_WORDS = {
 # qualifier that contradicts a word of the diagnosis' own name makes it another diagnosis of the same noun
 _ANTONYM_QUALIFIER = {"traumatic": "spontaneous", "iatrogenic": "spontaneous", "provoked": "unprovoked"}
 _ANTONYM_BEFORE = re.compile(
-    r"\b(?P<q>traumatic|iatrogenic|provoked)\s+(?:(?:R|L|right|left|small|large|tension|[rl]-sided|"
+    rf"\b(?P<q>{'|'.join(_ANTONYM_QUALIFIER)})\s+(?:(?:R|L|right|left|small|large|tension|[rl]-sided|"
     r"(?:right|left)-sided)\s+){0,2}$",
     re.I,
 )

@@ -291,7 +291,10 @@ _CHASE_FILLER = {"any", "the", "has", "have", "come", "back", "yet", "still", "r
 
 
 # what the patient or the record reports, as opposed to a measured result
-_REPORTED_CATEGORIES = frozenset({"symptom", "history", "social", "family", "medication", "allergy"})
+_REPORTED_CATEGORIES = frozenset({
+    FactCategory.symptom, FactCategory.history, FactCategory.social, FactCategory.family, FactCategory.medication,
+    FactCategory.allergy,
+})
 
 
 def _opens_with_test(text: str) -> bool:
