@@ -96,7 +96,8 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
     "226", "227", "228", "229", "230", "231", "232", "233", "234", "235", "236", "237",
     "238", "239", "240", "241", "242", "243", "244", "245", "246", "247", "248", "249",
     "250", "251", "252", "253", "254", "255", "256", "257", "258", "259", "260", "261",
-    "262", "263", "264", "265", "266", "267", "268", "269", "270", "271", "272", "273", "274", "275", "276", "277"))]
+    "262", "263", "264", "265", "266", "267", "268", "269", "270", "271", "272", "273", "274", "275", "276", "277",
+    "278", "279", "280", "281"))]
 # diagnosis update: its union macro-F1 counts the "no diagnosis" / "outside name" classes, which the labels of
 # 94-101 never use (F1 0 by construction); the classes the labels do use average 0.89-0.96 on every fresh set.
 # Session 13 lowered update and initiation from 0.84 to 0.83 when set 110-113 joined after its one scoring and
@@ -180,6 +181,8 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
 # initiation 0.8715, propagation 0.7956, interaction 0.8851, update 0.8458. After round 133 (headings, arrows and
 # "Assessment:" calls, a qualifier against the case's name, terse orders, lobes and body sites of a scan):
 # initiation 0.8719, propagation 0.7961, interaction 0.8855, update 0.8568.
+# Set 278-281 joined after its one scoring (session 41), untuned; the session-40 judge's fit on the 282 sets:
+# initiation 0.8722, propagation 0.7950, interaction 0.8845, update 0.8575.
 TUNING_FLOORS = {"initiation": 0.84, "propagation": 0.71, "interaction": 0.82, "diagnosis_update": 0.83}
 
 
@@ -195,7 +198,7 @@ def tuning_items():
 def test_reference_judge_agreement_on_the_tuning_sets(tuning_items):
     judge = get_judge("reference")
     results = [judge.judge(i.trajectory) for i in tuning_items]
-    assert len(tuning_items) >= 4629 and all(r.status == "ok" for r in results)
+    assert len(tuning_items) >= 4693 and all(r.status == "ok" for r in results)
     rep = agreement(tuning_items, results)
     low = {
         n: r["macro_f1"] for n, r in rep["nodes"].items()
