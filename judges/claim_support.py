@@ -230,11 +230,18 @@ def reported_abnormal(statement: str) -> re.Match[str] | None:
     )
 
 
+# round 134: "the ECG shows no hyperkalaemic changes", "ECG without acute changes": a tracing called free of the
+# changes that matter, which a report of peaked T waves contradicts as "normal ECG" would
+_NO_CHANGES = re.compile(
+    r"\b(?:no|without)\s+(?:(?:acute|hyperkala?emic|ischa?emic|dynamic|significant|new)\s+)?(?:ECG\s+)?changes\b", re.I
+)
+
+
 def _called_normal_but_abnormal(f: Fact, loc: str) -> str | None:
     """"Normal ECG", "T waves within normal limits" where the released report describes an
     abnormal finding (peaked T waves). Parts the report itself calls normal ("PR and QRS
     intervals are normal") are not contradicted when the agent names them."""
-    normal = NORMAL_RX.search(loc)
+    normal = NORMAL_RX.search(loc) or _NO_CHANGES.search(loc)
     played_down = DOWNPLAYED_RX.search(loc)
     if not (normal or played_down) or re.search(r"\babnormal\b", loc, re.I):
         return None

@@ -34,7 +34,7 @@ import functools
 import operator
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from medgym.envs.compiler import has_final_diagnosis
 from medgym.judges.claim_blocking import (
@@ -240,6 +240,38 @@ def _time_word(text: str) -> str | None:
         return None
     w = m.group(1).lower()
     return w[:2] if w[0] == "m" else w[0]
+
+
+
+
+def _timed(q: Quantity, after: str) -> Quantity:
+    """``q`` read as a duration when a time word the number parser leaves unread follows it ("~6 wks by dates"),
+    so that it clashes as one with a number written with another unit (round 134: the 6 of "4-6 units")."""
+    return replace(q, unit="d") if q.unit is None and _DURATION_WORD_AFTER.match(after) else q
+
+
+# round 134: the word after a range ("4-6 units at weekends", "4-6 Hz"), which find_quantities leaves unitless
+_RANGE_UNIT_WORD = re.compile(r"\s*([A-Za-z]{2,})\b")
+
+
+
+# round 134: "Sensation intact throughout" where the examination finds no sensory level but reduced vibration sense
+# at the toes: an examination called intact everywhere is called normal
+_INTACT_THROUGHOUT = re.compile(r"\bintact\s+(?:throughout|everywhere|all\s+over|to\s+all\s+modalities)\b", re.I)
+
+def _range_of_other_unit(c: Quantity, source: str) -> bool:
+    """Whether ``c`` is a range whose unit, written after it, is not a time ("4-6 units at weekends" does not state
+    "4 hours of sleep"): a range's first number carries the unit of its last."""
+    if c.upper is None or c.unit is not None:
+        return False
+    m = _RANGE_UNIT_WORD.match(source, c.end)
+    if m is None:
+        return False
+    word = m.group(1)
+    return normalize_unit(word) not in TIME_UNITS and word not in TIME_UNITS and word.lower() not in _NOT_A_UNIT
+
+
+_NOT_A_UNIT = frozenset({"and", "or", "to", "of", "per", "an", "the", "in", "on", "at", "times"})
 
 
 def _is_duration(q: Quantity, after: str) -> bool:
@@ -2275,7 +2307,7 @@ class ClaimExtractor:
                         return ("supported", f"{q.value:g} is stated about {f.name} in the released context",
                                 key_value)
                 elif any(abs(q.value - v) <= 0.011 * max(1.0, abs(v)) for v in tc.context_numbers) and not (
-                    self._unit_clash(q, tc.context_text)
+                    self._unit_clash(_timed(q, after), tc.context_text)
                 ):
                     return ("supported", f"{q.value:g} appears in the released context", key_value)
                 elif _fraction_states_percent(tc.context_text, q):
@@ -2324,7 +2356,7 @@ class ClaimExtractor:
                 return ("restated_contradiction", f"repeats the injected value {tmpl.value:g} of {tmpl.id}",
                         f"{tmpl.fact_id}:{tmpl.value:g}")
         if any(abs(q.value - v) <= 0.011 * max(1.0, abs(v)) for v in tc.context_numbers) and not (
-            self._unit_clash(q, tc.context_text)
+            self._unit_clash(_timed(q, after), tc.context_text)
         ):
             return ("supported", f"{q.value:g} appears in the released context", key_value)
         if _fraction_states_percent(tc.context_text, q):
@@ -2365,8 +2397,13 @@ class ClaimExtractor:
         return qs
 
     def _same_number(self, q: Quantity, source: str) -> list[Quantity]:
-        """The places ``source`` writes q's number (in digits or as a duration in words)."""
-        return [c for c in self._quantities(source) if abs(c.value - q.value) <= 1e-6 * max(1.0, abs(q.value))]
+        """The places ``source`` writes q's number (in digits or as a duration in words), also as the upper end of a
+        range (round 134: the 6 of "4-6 units at weekends")."""
+        tol = 1e-6 * max(1.0, abs(q.value))
+        return [
+            c for c in self._quantities(source)
+            if abs(c.value - q.value) <= tol or (c.upper is not None and abs(c.upper - q.value) <= tol)
+        ]
 
     def _unit_clash(self, q: Quantity, source: str) -> bool:
         """Whether every place ``source`` writes q's number gives it a unit of another dimension:
@@ -2389,8 +2426,9 @@ class ClaimExtractor:
             # ago": the statement writes the 5 only as a dose, so the duration is not stated (a duration the
             # statement writes in words, or bare, or as a time, never clashes)
             return bool(same) and all(
-                c.unit is not None and len(c.unit.strip()) >= 2 and normalize_unit(c.unit) not in TIME_UNITS
-                and c.unit not in TIME_UNITS and not _is_duration(c, source[c.end : c.end + 12])
+                (c.unit is not None and len(c.unit.strip()) >= 2 and normalize_unit(c.unit) not in TIME_UNITS
+                 and c.unit not in TIME_UNITS and not _is_duration(c, source[c.end : c.end + 12]))
+                or _range_of_other_unit(c, source)
                 for c in same
             )
         return bool(same) and all(
@@ -2499,6 +2537,8 @@ class ClaimExtractor:
                 positional = True  # round 70: "PiMZ phenotype": the code is the result
             if not positional and fact is not None and _names_a_finding(fact, text[s:e]):
                 positional = True  # "extreme delta brush on EEG": an alias that is a finding of the report
+            if not positional and re.search(r"\bcasts\b", text[s:e], re.I):
+                positional = True  # round 134: "active sediment w/ RBC casts": the casts are the sediment's finding
             if not positional and fact is not None and fact.category == FactCategory.imaging:
                 positional = bool(_FOUND_ON_BEFORE.search(before))  # "the emphysema on his HRCT"
             if not positional and fact is not None and _focal_conflict(fact, after):
@@ -2655,7 +2695,8 @@ class ClaimExtractor:
         return bool(_PRESCRIBING.search(_sub_sentence(text, s)))
 
     def _qualitative_conflict(
-        self, f: Fact, clause: str, present: bool, local: str | None = None, mention: str | None = None
+        self, f: Fact, clause: str, present: bool, local: str | None = None, mention: str | None = None,
+        sentence: str | None = None,
     ) -> str | None:
         # ``local`` is the window right around the mention, for raised/low/normal wording
         """Why a qualitative statement about released fact ``f`` contradicts it (None if it agrees)."""
@@ -2712,7 +2753,13 @@ class ClaimExtractor:
                 return f"called low but {f.name} {f.value:g} is not below the range"
             if not present and (high or low):
                 return f"denies an abnormal {f.name}"
-            return None
+            # round 134: "Postural drop in BP on exam" where "His systolic blood pressure is 152 mmHg with no
+            # postural drop": a measured fact's statement can deny a finding beside its value. Not when the
+            # sentence denies the mention ("She has no salt craving, pigmentation or postural drop"), which a
+            # clause cut inside the denied list no longer shows
+            if not present or (mention and sentence and _denied_in(sentence, mention)):
+                return None
+            return self._asserts_denied_finding(f, clause, mention)
         if f.negated:
             if not present:
                 return None
@@ -2731,7 +2778,7 @@ class ClaimExtractor:
                     # "Epigastric tenderness w/ guarding, + Murphy's.": a plus sign heading a finding of a note
                     # is a positive sign ("Trop + ECG" joins two names and is not read)
                     return f"asserts a positive {f.name} ('+' before it); the released result is negative"
-                if NORMAL_RX.search(loc) and not re.search(r"\babnormal\b", loc, re.I):
+                if (NORMAL_RX.search(loc) or _INTACT_THROUGHOUT.search(loc)) and not re.search(r"\babnormal\b", loc, re.I):
                     abn = reported_abnormal(f.statement)
                     if abn:
                         return f"called normal, but the released {f.name} statement reports '{abn.group(0)}'"
@@ -2876,7 +2923,7 @@ class ClaimExtractor:
                 clause, sentence, mention = clause.replace(mention, canon), sentence.replace(mention, canon), canon
             conflict = (
                 (present and self._other_code(item, mention))
-                or self._qualitative_conflict(f, clause, present, _local_window(clause, mention), mention)
+                or self._qualitative_conflict(f, clause, present, _local_window(clause, mention), mention, sentence)
                 or (present and _crystal_conflict(f, clause))
                 or (present and _focal_conflict(f, clause))
             )

@@ -63,8 +63,15 @@ _EXCLUDED_BEFORE_STRICT = re.compile(
     r"|(?:\bno\s+(?:\w+\s+){0,1})$"
     r"|\bwithout\s+(?:any\s+)?(?:(?:evidence|signs?)\s+of\s+)?$"
     # a negated belief: "so I don't think this is hyperparathyroidism", "I doubt it's X", "not convinced this is X"
-    r"|\b(?:(?:I|we)\s+(?:don't|do\s+not)\s+(?:think|believe|feel)|(?:I|we)\s+doubt|not\s+convinced)\s+"
+    # (round 134: "I am not yet convinced this is a lupus flare")
+    r"|\b(?:(?:I|we)\s+(?:don't|do\s+not)\s+(?:think|believe|feel)|(?:I|we)\s+doubt|not\s+(?:yet\s+|entirely\s+|fully\s+|really\s+)?convinced)\s+"
     r"(?:that\s+)?(?:(?:this|it|that|she|he)(?:\s+is|'s|\s+has)\s+)?(?:(?:an?|the)\s+)?(?:[\w\-]+\s+){0,2}$",
+    re.I,
+)
+# round 134: a negated belief right before "this is X" ("I am not yet convinced this is a lupus flare")
+_NEGATED_BELIEF_BEFORE = re.compile(
+    r"\b(?:(?:I|we)\s+(?:don't|do\s+not)\s+(?:think|believe|feel)|(?:I|we)\s+doubt|"
+    r"not\s+(?:yet\s+|entirely\s+|fully\s+|really\s+)?convinced)\s+(?:that\s+)?$",
     re.I,
 )
 _EXCLUDED_AFTER = re.compile(
@@ -130,7 +137,8 @@ _ARROW_STILL_BEFORE = re.compile(
 )
 # round 133: "HBsAg +ve on outside lab → acute hep B.": a note's arrow ending its sentence on the name draws the
 # conclusion
-_ARROW_CALL_BEFORE = re.compile(r"(?:→|->|=>|⇒)\s*(?:an?\s+|the\s+)?$")
+# (round 134: also after a side the name leaves out, "→ L testicular torsion.")
+_ARROW_CALL_BEFORE = re.compile(r"(?:→|->|=>|⇒)\s*(?:an?\s+|the\s+)?(?:(?-i:L|R)\s+|(?:left|right|bilateral)\s+)?$", re.I)
 _ENDS_SENTENCE = re.compile(r"[\s*_]*(?:[.;!]|$)")
 # round 130: "Lung-RADS 4X nodule — most likely an early primary lung adenocarcinoma": a "most likely" followed by
 # another name (after an article and up to three words) ranks that name, not the one before the cue
@@ -815,10 +823,20 @@ def _stance_reach(text: str, start: int, end: int, others: Sequence[tuple[int, i
     return lo, hi
 
 
+# a second disease added in parentheses after the name ("**X** (with likely Y)", "X (plus Y)")
+_WITH_PAREN_AFTER = re.compile(r"[*_\s]{0,4}\((?=\s*(?:with|plus|and|\+)\s)", re.I)
+
+
 def _stance(
     text: str, start: int, end: int, seg: Segment, final_line: bool, n_dx: int = 1,
     others: Sequence[tuple[int, int]] = (),
 ) -> str:
+    paren = _WITH_PAREN_AFTER.match(text, end)
+    if paren is not None:
+        # round 134: "## Diagnosis: **Lead poisoning** (with likely iron deficiency)": the hedge inside the
+        # parenthesis grades the second disease, not the name before it
+        cut = paren.end() - 1
+        return _stance(text[:cut], start, end, seg, final_line, n_dx, [o for o in others if o[1] <= cut])
     c0, c1 = clause_bounds(text, start)
     lo, hi = _stance_reach(text, start, end, others)
     c0 = max(c0, lo)
@@ -1126,6 +1144,8 @@ def _other_diagnosis(
     else:
         for rx in _OTHER_DX_GUARDED:
             m = rx.search(text)
+            if m and _NEGATED_BELIEF_BEFORE.search(text[: m.start()]):
+                continue  # round 134: "I am not yet convinced this is a lupus flare": the name is doubted, not called
             if m:
                 raw = re.sub(r"^(?:an?|the)\s+", "", m.group("dx").strip(), flags=re.I)
                 name = _DX_TRIM.sub("", raw).strip(" ,:-")

@@ -182,7 +182,13 @@ _INVESTIGATION = re.compile(
     # round 133: viral markers, H. pylori tests, urinary antigens and rib films listed bare as orders ("HBV DNA and
     # HBeAg", "H. pylori stool Ag", "Urinary legionella/pneumococcal antigens", "Rib series")
     r"HBV\s+DNA|HCV\s+RNA|viral\s+load|HBeAg|HBsAg|anti-?HBc|H\.?\s?pylori|u?ACR|u?PCR|UACR|UPCR|"
-    r"(?:urinary|urine)\s+(?:[\w\-]+(?:/[\w\-]+)?\s+)?antigens?|(?:rib|skeletal)\s+(?:series|films?|X-rays?))\b",
+    r"(?:urinary|urine)\s+(?:[\w\-]+(?:/[\w\-]+)?\s+)?antigens?|(?:rib|skeletal)\s+(?:series|films?|X-rays?)|"
+    # round 134: a fetal trace, a group and save, inspiratory force, viral panels, urine antigens written "Ag",
+    # a named scan and carboxyhaemoglobin, listed bare as orders ("CTG", "G&S, 2 units crossmatch", "Serial NIFs",
+    # "Resp viral panel", "Legionella/pneumococcal urine Ag", "EPAU scan in AM", "Carboxyhaemoglobin level")
+    r"CTG|cardiotocograph\w*|G\s*&\s*S|NIFs?|viral\s+(?:panel|swabs?|screen)|(?:urinary|urine)\s+Ags?|"
+    r"(?:EPAU|dating|bladder|pelvic|scrotal|renal|abdominal|transvaginal|early\s+pregnancy)\s+scan|"
+    r"carboxyh(?:a)?emoglobin|COHb)\b",
     re.I,
 )
 # "Could someone go through his drinking with him directly?", "can we corroborate that with the GP?":
@@ -298,8 +304,49 @@ _REPORTED_CATEGORIES = frozenset({
 
 
 def _opens_with_test(text: str) -> bool:
-    """Whether an investigation is named in the first three words ("CTPA today", "Stool culture for X")."""
-    return bool(_INVESTIGATION.search(" ".join(text.split()[:3])))
+    """Whether an investigation is named in the first three words ("CTPA today", "Stool culture for X"), also
+    after two sites or kinds joined by "and" (round 134: "Renal and bladder ultrasound now", "Hepatitis B and C
+    serology"), which push the test's name to the fourth or fifth word."""
+    if _INVESTIGATION.search(" ".join(text.split()[:3])):
+        return True
+    joined = _JOINED_KINDS.match(text)
+    return joined is not None and bool(_INVESTIGATION.match(text[joined.end():]))
+
+
+# note shorthand for a culture ("Urine cx", "UCx") and the early pregnancy unit's scan ("EPAU scan"), spelled
+# out as a case names them so that its fact is found (round 134)
+# (not blood cultures: one case folds them into its joint culture's fact, "blood cultures are also negative", and the
+# labels split on whether "Blood cx x2" asks for that culture, one trajectory each way, so it stays as it was)
+_CULTURE_SHORTHAND = re.compile(r"\b(?:(urine|sputum|stool|wound|synovial|CSF)\s*cx|(U)cx)\b", re.I)
+_EPAU_SCAN = re.compile(r"\bEPAU\s+(?:scan|USS|ultrasound)\b", re.I)
+
+
+def _culture_spelled(m: re.Match[str]) -> str:
+    """The culture a shorthand names, spelled as a case names it ("Urine cx" -> "Urine culture")."""
+    site = m.group(1) or "urine"
+    return f"{site} culture"
+
+
+def _spell_test_shorthand(text: str) -> str:
+    """``text`` with a note's shorthand test names spelled out ("Urine cx" -> "Urine culture", "EPAU scan" ->
+    "early pregnancy scan")."""
+    return _EPAU_SCAN.sub("early pregnancy scan", _CULTURE_SHORTHAND.sub(_culture_spelled, text))
+
+
+# a test named as the time or condition of another order ("after blood cx", "once the CT is back")
+_PRECONDITION_BEFORE = re.compile(r"\b(?:after|before|once|following|pending|until|when)\b", re.I)
+
+
+def _semicolon_item(seg: Segment, prev: Segment | None) -> bool:
+    """Whether ``seg`` is an item of a one-line list joined by semicolons: it ends with one, or the segment before
+    it on the same line does."""
+    return seg.text.rstrip().endswith(";") or (
+        prev is not None and prev.line == seg.line and prev.text.rstrip().endswith(";")
+    )
+
+
+# "Renal and bladder", "Hepatitis B and C", "Legionella and pneumococcal": two sites or kinds of one test
+_JOINED_KINDS = re.compile(r"^\W*[A-Za-z][\w-]*(?:\s+[A-Z0-9])?\s+(?:and|&)\s+[\w-]+\s+", re.I)
 
 
 # "Could someone chase it?", "could these be sent today?", "Pls chase both.", "I would be grateful if it could be
@@ -417,9 +464,19 @@ _PREVENTIVE_CARE = re.compile(
 _EXAMINE_WORD = re.compile(r"(?:re-?)?examin(?:e|ation)", re.I)
 # numbers that belong to a test's name, not a result ("12-lead ECG", "9 am cortisol", "24-hour urine"; round 131: a
 # count of samples, "Sputum AFB x3", "BCx x 2")
-_TEST_NAME_NUMBERS = re.compile(r"\b\d+[\s-]*(?:lead|hours?|h|hr|am|pm)\b|\bx\s*\d\b", re.I)
+# (round 134: and a digit inside a test's own name, "JAK2 mutation screen", "C3/C4", "B12 and folate", and the units
+# of blood a crossmatch asks for, "G&S, 2 units crossmatch")
+_TEST_NAME_NUMBERS = re.compile(
+    r"\b\d+[\s-]*(?:lead|hours?|h|hr|am|pm)\b|\bx\s*\d\b|(?-i:\b[A-Z][A-Za-z]*\d+[A-Za-z]*\b)|"
+    r"\b\d+\s*(?:units?|u)\s+(?:of\s+)?(?:blood\s+|RBCs?\s+|PRBCs?\s+|red\s+cells\s+)?(?:cross-?match\w*|X-?match\w*)",
+    re.I,
+)
 # round 131: a note's result after a test's name without a colon ("UCx no growth.", "Ucx neg", "BCx NGTD")
-_BARE_RESULT = re.compile(r"\b(?:neg|pos|no\s+growth|NGTD|grew|growing|nil|clear|unremarkable|NAD|WNL)\b", re.I)
+# (round 134: and a sign's grade written before it, "Brisk knee reflexes", "Absent ankle jerks")
+_BARE_RESULT = re.compile(
+    r"\b(?:neg|pos|no\s+growth|NGTD|grew|growing|nil|clear|unremarkable|NAD|WNL|brisk|exaggerated|absent|diminished)\b",
+    re.I,
+)
 _NOT_BARE = re.compile(
     r"\bw/|\b(?:with|shows?|showed|showing|has|have|had|waits?|remains?|needs?|fits?|suggests?|confirms?|"
     r"the\s+\w+\s+(?:decision|plan)|must|should|is|are|was|were|awaiting|awaited|pending|(?:un)?likely)\b",
@@ -430,7 +487,10 @@ _ORDER_DETAIL = re.compile(
     r"\bbefore\s+(?:any|the|his|her|a|an)\b.*$|\((?:drawn?|taken|sent)\s+before\b[^)]*\)",
     re.I,
 )
-_URGENT_WORD = re.compile(r"\b(?:stat|now|urgent(?:ly)?|today|asap|tonight|please|pls)\b", re.I)
+# (round 134: or booked for the next morning, "FBC in AM;", which asks for a value not yet existing)
+_URGENT_WORD = re.compile(
+    r"\b(?:stat|now|urgent(?:ly)?|today|asap|tonight|please|pls|in\s+(?:the\s+)?(?:AM|morning)|tomorrow)\b", re.I
+)
 # Exposure history (travel, pets, animals) asked without naming a case fact: pertinent to a presentation
 # with an infectious diagnosis in play, routine otherwise ("Has she travelled abroad recently?" in a
 # kidney-stone work-up, "Does he keep a dog?" in a lung-nodule clinic)
@@ -815,8 +875,10 @@ def _names_test(text: str, analyte_text: str | None = None) -> bool:
 
 def is_request(seg: Segment) -> tuple[bool, str]:
     """Whether a segment asks for information, with the rule that decided."""
-    text = seg.text.strip()
-    if not re.search(r"[A-Za-z]{2}", text):
+    # round 134: a question mark before a list's semicolon still ends the ask ("cremasteric reflex?;")
+    text = seg.text.strip().rstrip(";,").rstrip()
+    if not re.search(r"[A-Za-z]{2}|(?-i:\b[A-Z]\d{1,2}\b)", text):
+        # ("C3/C4" is a test's name, round 134)
         return False, "no words (a lone '?' of note shorthand: '? X vs Y')"
     if seg.section == "questions":
         if not seg.bullet and _TREATMENT_ORDER.match(text) and not QUESTION_RX.search(text) and not text.endswith("?"):
@@ -920,6 +982,7 @@ class QuestionReader:
                 }:
                     ids.add(f.id)
         contra = False
+        text = _spell_test_shorthand(text)  # round 134: "Urine cx" asks for the urine culture
         for m in fact_mentions(self.know, text):
             if m.kind == "contradiction":
                 tmpl = self.know.templates.get(m.item_id)
@@ -1025,12 +1088,15 @@ class QuestionReader:
                 ):
                     req, why = True, "'Also X.' right after a request: more of the same ask"
                 if (
-                    not req and seg.bullet and cut is None and (
-                        seg.section in ("body", "diagnosis")
+                    not req and cut is None and (
+                        seg.bullet and seg.section in ("body", "diagnosis")
                         # under a plan heading only a bullet that opens with the test ("CTPA today", "Erect PA
                         # CXR now"), not a list of treatments with a test in it ("IVF, NPO, trend LFTs"); round
                         # 64b: or with an analyte, specimen first or not ("Serum ferritin", "Reticulocytes")
-                        or (seg.section == "plan" and (_opens_with_test(seg.text) or _opens_with_analyte(seg.text)))
+                        # round 134: or an item of a plan line whose items are joined by semicolons ("Plan: urgent
+                        # USS Doppler scrotum; analgesia.")
+                        or (seg.section == "plan" and (seg.bullet or _semicolon_item(seg, prev_seg))
+                            and (_opens_with_test(seg.text) or _opens_with_analyte(seg.text)))
                     )
                     and self._bare_test_item(tc, seg.text)
                 ):
@@ -1147,6 +1213,8 @@ class QuestionReader:
             return False
         if _RESULT_SHAPED.search(_TEST_NAME_NUMBERS.sub(" ", t)) or _NOT_BARE.search(t) or _BARE_RESULT.search(t):
             return False  # a result ("ECG w/ inferior STE", "UCx no growth") or a sentence ("The decision waits on the CT")
+        if (inv := _INVESTIGATION.search(t)) is not None and _PRECONDITION_BEFORE.search(t[: inv.start()]):
+            return False  # round 134: "Vanc + ceftriaxone after blood cx": a treatment timed by the test, not its order
         ids = self._targets(t)[0]
         if ids and not ids <= set(tc.released):
             return True
@@ -1252,7 +1320,7 @@ class QuestionReader:
 
     def _unmatched_investigations(self, text: str) -> set[str]:
         """Every investigation named in ``text`` outside case-fact mentions (normalised)."""
-        text = _RATIONALE.split(text, maxsplit=1)[0]
+        text = _spell_test_shorthand(_RATIONALE.split(text, maxsplit=1)[0])
         spans = [(h.start, h.end) for h in fact_mentions(self.know, text)]
         return {_investigation_key(m.group(0)) for m in self._new_investigation_hits(text, spans)}
 
@@ -1262,7 +1330,7 @@ class QuestionReader:
         "Examine"/"examination" is the act of eliciting a sign, not a test of its own: when the
         question names an examination finding of the case ("examine his tendons for xanthomata"),
         the word asks for that finding, so it is not a new investigation."""
-        text = _RATIONALE.split(text, maxsplit=1)[0]
+        text = _spell_test_shorthand(_RATIONALE.split(text, maxsplit=1)[0])
         hits = fact_mentions(self.know, text)
         spans = [(h.start, h.end) for h in hits] + [(m.start(), m.end()) for m in _EXAM_FINDINGS.finditer(text)]
         names_exam_fact = any(
