@@ -685,7 +685,9 @@ _TERSE_ASK = re.compile(
 )
 # "Need MRI brain w/ contrast today", "He'll need HBV DNA", "— needs a CK": a test the patient needs
 _NEED_TEST = re.compile(
-    r"(?:^\W*|\b(?:he|she|they|the\s+patient)(?:'ll|\s+will)?\s+|[—–]\s*)needs?\s+(?:an?\s+|the\s+)?"
+    r"(?:(?:^\W*|\b(?:he|she|they|the\s+patient)(?:'ll|\s+will)?\s+|[—–]\s*)needs?|"
+    # round 135: "I'd go to a PET-CT next", "we would move on to a CTPA": the next step named as a test
+    r"\b(?:I|we)(?:'d|’d|\s+would)\s+(?:go|move|proceed)\s+(?:straight\s+)?(?:on\s+)?to)\s+(?:an?\s+|the\s+)?"
     r"(?:urgent\s+|emergency\s+|formal\s+|repeat\s+|further\s+)?(?:[\w/+-]+\s+){0,2}?",
     re.I,
 )
