@@ -242,22 +242,17 @@ def _time_word(text: str) -> str | None:
     return w[:2] if w[0] == "m" else w[0]
 
 
-
-
 def _timed(q: Quantity, after: str) -> Quantity:
     """``q`` read as a duration when a time word the number parser leaves unread follows it ("~6 wks by dates"),
     so that it clashes as one with a number written with another unit (round 134: the 6 of "4-6 units")."""
     return replace(q, unit="d") if q.unit is None and _DURATION_WORD_AFTER.match(after) else q
 
 
-# round 134: the word after a range ("4-6 units at weekends", "4-6 Hz"), which find_quantities leaves unitless
+# round 134: the word after a range ("4-6 units at weekends", "4-6 Hz"), which find_quantities leaves unitless, and
+# the words after a range that are no unit ("4-6 times", "2-3 per day")
 _RANGE_UNIT_WORD = re.compile(r"\s*([A-Za-z]{2,})\b")
+_NOT_A_UNIT = frozenset({"and", "or", "to", "of", "per", "an", "the", "in", "on", "at", "times"})
 
-
-
-# round 134: "Sensation intact throughout" where the examination finds no sensory level but reduced vibration sense
-# at the toes: an examination called intact everywhere is called normal
-_INTACT_THROUGHOUT = re.compile(r"\bintact\s+(?:throughout|everywhere|all\s+over|to\s+all\s+modalities)\b", re.I)
 
 def _range_of_other_unit(c: Quantity, source: str) -> bool:
     """Whether ``c`` is a range whose unit, written after it, is not a time ("4-6 units at weekends" does not state
@@ -271,7 +266,9 @@ def _range_of_other_unit(c: Quantity, source: str) -> bool:
     return normalize_unit(word) not in TIME_UNITS and word not in TIME_UNITS and word.lower() not in _NOT_A_UNIT
 
 
-_NOT_A_UNIT = frozenset({"and", "or", "to", "of", "per", "an", "the", "in", "on", "at", "times"})
+# round 134: "Sensation intact throughout" where the examination finds no sensory level but reduced vibration sense
+# at the toes: an examination called intact everywhere is called normal
+_INTACT_THROUGHOUT = re.compile(r"\bintact\s+(?:throughout|everywhere|all\s+over|to\s+all\s+modalities)\b", re.I)
 
 
 def _is_duration(q: Quantity, after: str) -> bool:

@@ -686,7 +686,8 @@ _TERSE_ASK = re.compile(
 # "Need MRI brain w/ contrast today", "He'll need HBV DNA", "— needs a CK": a test the patient needs
 _NEED_TEST = re.compile(
     r"(?:(?:^\W*|\b(?:he|she|they|the\s+patient)(?:'ll|\s+will)?\s+|[—–]\s*)needs?|"
-    # round 135: "I'd go to a PET-CT next", "we would move on to a CTPA": the next step named as a test
+    # round 135: "I'd go to a PET-CT next", "we would move on to a CTPA": the next step named as a test (not a
+    # procedure the test guides, "I would proceed to an ultrasound-guided air enema")
     r"\b(?:I|we)(?:'d|’d|\s+would)\s+(?:go|move|proceed)\s+(?:straight\s+)?(?:on\s+)?to)\s+(?:an?\s+|the\s+)?"
     r"(?:urgent\s+|emergency\s+|formal\s+|repeat\s+|further\s+)?(?:[\w/+-]+\s+){0,2}?",
     re.I,
@@ -899,7 +900,8 @@ def is_request(seg: Segment) -> tuple[bool, str]:
         cue = nd  # "ESR/CRP needed.", "Repeat ECG still required": tests named as needed, a terse order
     if cue is None:
         cue = next((m for m in _NEED_TEST.finditer(text) if any(
-            _INVESTIGATION.match(rest) or (_analyte_at_start(rest) and not _ANALYTE_CARE.match(rest))
+            ((inv := _INVESTIGATION.match(rest)) and not rest.startswith("-guided", inv.end()))
+            or (_analyte_at_start(rest) and not _ANALYTE_CARE.match(rest))
             for rest in _word_suffixes(text[m.end():], 2))), None)
     if not ends_q and not cue:
         return False, ""

@@ -13,6 +13,7 @@ from rules_support import questions_asked
 
 LUNG = "onc-217-screen-detected-lung-cancer"
 PE = "pulm-102-pulmonary-embolism"
+INTUS = "peds-211-intussusception"
 
 
 def test_id_go_to_a_test_next_asks_for_it():  # fails on c42cac8
@@ -28,3 +29,8 @@ def test_we_would_move_on_to_a_test_asks_for_it():  # fails on c42cac8
 def test_going_to_a_treatment_is_no_request():
     reply = "PE is my leading diagnosis. If he deteriorates I'd go to thrombolysis."
     assert questions_asked(PE, reply) == []
+
+
+def test_a_procedure_the_test_guides_is_no_request():
+    reply = "Still most likely intussusception. I would proceed to an ultrasound-guided air enema after a bolus."
+    assert questions_asked(INTUS, reply) == []
