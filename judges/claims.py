@@ -266,6 +266,8 @@ def _range_of_other_unit(c: Quantity, source: str) -> bool:
     return normalize_unit(word) not in TIME_UNITS and word not in TIME_UNITS and word.lower() not in _NOT_A_UNIT
 
 
+# round 134: "active sediment w/ RBC casts": a mention that names casts names the sediment's finding, not its test
+_CASTS = re.compile(r"\bcasts\b", re.I)
 # round 134: "Sensation intact throughout" where the examination finds no sensory level but reduced vibration sense
 # at the toes: an examination called intact everywhere is called normal
 _INTACT_THROUGHOUT = re.compile(r"\bintact\s+(?:throughout|everywhere|all\s+over|to\s+all\s+modalities)\b", re.I)
@@ -2534,7 +2536,7 @@ class ClaimExtractor:
                 positional = True  # round 70: "PiMZ phenotype": the code is the result
             if not positional and fact is not None and _names_a_finding(fact, text[s:e]):
                 positional = True  # "extreme delta brush on EEG": an alias that is a finding of the report
-            if not positional and re.search(r"\bcasts\b", text[s:e], re.I):
+            if not positional and _CASTS.search(text[s:e]):
                 positional = True  # round 134: "active sediment w/ RBC casts": the casts are the sediment's finding
             if not positional and fact is not None and fact.category == FactCategory.imaging:
                 positional = bool(_FOUND_ON_BEFORE.search(before))  # "the emphysema on his HRCT"

@@ -54,6 +54,12 @@ _EXCLUDED_BEFORE = re.compile(
     r"makes?|made|dismiss(?:ed|ing)?|(?:un)?likely|improbable)\b[^.;]{0,40})$",
     re.I,
 )
+# a negated belief: "so I don't think this is hyperparathyroidism", "I doubt it's X", "not convinced this is X" (round
+# 134: "I am not yet convinced this is a lupus flare"); read before the name and before a "this is X" call
+_NEGATED_BELIEF = (
+    r"\b(?:(?:I|we)\s+(?:don't|do\s+not)\s+(?:think|believe|feel)|(?:I|we)\s+doubt|"
+    r"not\s+(?:yet\s+|entirely\s+|fully\s+|really\s+)?convinced)\s+"
+)
 _EXCLUDED_BEFORE_STRICT = re.compile(
     r"(?:\b(?:not|rather\s+than|instead\s+of|against|rules\s+out|ruled\s+out|excludes|no\s+evidence\s+of|"
     r"no\s+longer|away\s+from|unlikely\s+to\s+be|argues?\s+against|arguing\s+against|dismiss(?:ed|ing)?)\b\s*"
@@ -62,18 +68,12 @@ _EXCLUDED_BEFORE_STRICT = re.compile(
     r"(?!(?:and|but|so|while|whereas)\b)(?:[\w\-]+\s+){0,3})$"
     r"|(?:\bno\s+(?:\w+\s+){0,1})$"
     r"|\bwithout\s+(?:any\s+)?(?:(?:evidence|signs?)\s+of\s+)?$"
-    # a negated belief: "so I don't think this is hyperparathyroidism", "I doubt it's X", "not convinced this is X"
-    # (round 134: "I am not yet convinced this is a lupus flare")
-    r"|\b(?:(?:I|we)\s+(?:don't|do\s+not)\s+(?:think|believe|feel)|(?:I|we)\s+doubt|not\s+(?:yet\s+|entirely\s+|fully\s+|really\s+)?convinced)\s+"
-    r"(?:that\s+)?(?:(?:this|it|that|she|he)(?:\s+is|'s|\s+has)\s+)?(?:(?:an?|the)\s+)?(?:[\w\-]+\s+){0,2}$",
+    # a negated belief (_NEGATED_BELIEF), then the name's subject and verb
+    r"|" + _NEGATED_BELIEF + r"(?:that\s+)?(?:(?:this|it|that|she|he)(?:\s+is|'s|\s+has)\s+)?(?:(?:an?|the)\s+)?(?:[\w\-]+\s+){0,2}$",
     re.I,
 )
 # round 134: a negated belief right before "this is X" ("I am not yet convinced this is a lupus flare")
-_NEGATED_BELIEF_BEFORE = re.compile(
-    r"\b(?:(?:I|we)\s+(?:don't|do\s+not)\s+(?:think|believe|feel)|(?:I|we)\s+doubt|"
-    r"not\s+(?:yet\s+|entirely\s+|fully\s+|really\s+)?convinced)\s+(?:that\s+)?$",
-    re.I,
-)
+_NEGATED_BELIEF_BEFORE = re.compile(_NEGATED_BELIEF + r"(?:that\s+)?$", re.I)
 _EXCLUDED_AFTER = re.compile(
     r"^[^.;]{0,40}?\b(?:(?:is|seems|appears|looks|now|remains|becomes|become|are|was)\s+(?:\w+\s+){0,2}?"
     r"(?:unlikely|less\s+likely|improbable|excluded|ruled\s+out|not\s+supported|not\s+likely)|"
