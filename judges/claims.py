@@ -84,6 +84,7 @@ from medgym.judges.claim_numbers import (
     _name_head,
     _word_durations,
 )
+from medgym.judges.claim_relatives import unnamed_kin_illnesses
 from medgym.judges.claim_support import (
     _ANTONYMS,
     _NEG_LIST_SCOPE,
@@ -553,6 +554,20 @@ _IMAGING_FINDING = re.compile(
     r"(?:lymph)?adenopathy|"
     # round 110: an EEG's findings ("photoparoxysmal response on EEG", "EEG w/ R hemispheric slowing")
     r"photoparoxysmal|epileptiform|(?:(?:focal|temporal|frontal|occipital|hemispheric|diffuse|generali[sz]ed)\s+)?slowing)\b",
+    re.I,
+)
+# round 136: a change of a measure, not its value ("lost weight" beside the BMI fact's "weight")
+_MEASURE_CHANGE = frozenset({"term:weight loss"})
+_CHANGE_AS_GOAL = re.compile(
+    r"\b(?:goal|target|aim(?:ing)?|advi[cs]e[ds]?|programme|program|modest|would|will|should|recommend\w*|encourage\w*)\b",
+    re.I,
+)
+# round 136: what a scan reported as normal cannot show ("MRI brain shows subtle left mesial temporal T2
+# hyperintensity" where "MRI brain is normal"): lesion words, read only against a report that names no finding
+_LESION_ON_NORMAL = re.compile(
+    _IMAGING_FINDING.pattern[:-3] + r"|(?:T[12]|FLAIR)\s+(?:signal|hyper\w*|hypo\w*)|hyperintens\w*|hypointens\w*|"
+    r"signal\s+(?:change|abnormalit\w*)|enhanc(?:ement|ing)|infarcts?|ha?emorrhag\w*|lesions?|mass(?:es)?|"
+    r"oedema|edema|consolidation|effusions?|opacit\w*|nodules?)\b",
     re.I,
 )
 # what the agent infers from a scan ("opacity ... suggesting a pulmonary infarct") is no finding on it
@@ -1257,9 +1272,12 @@ class ClaimExtractor:
                 inner = [o for o in out if o[0] < e and s < o[1]]
                 # a general term naming another case fact is the longer, more specific name: "lost weight" (the
                 # lexicon's weight loss, which the case denies) is not the "weight" of the BMI fact inside it
-                longer = any(self._term_fact.get(tid) not in (None, *(o[2] for o in inner)) for tid, _k in hits) and all(
-                    s <= o[0] and o[1] <= e and o[1] - o[0] < e - s for o in inner
-                )
+                longer = (
+                    any(self._term_fact.get(tid) not in (None, *(o[2] for o in inner)) for tid, _k in hits)
+                    # round 136: a loss of weight is no value of the weight, also where no case fact names the loss
+                    # ("he has lost a little weight", where the case denies weight loss among the osmotic symptoms)
+                    or any(tid in _MEASURE_CHANGE for tid, _k in hits)
+                ) and all(s <= o[0] and o[1] <= e and o[1] - o[0] < e - s for o in inner)
                 if not inner or not (longer or all(self._partial_word_mention(text, o, s, e) for o in inner)):
                     continue
                 # "urine eosinophils" is the general finding, not the "urine" of a case fact's name
@@ -1269,6 +1287,10 @@ class ClaimExtractor:
                 continue  # part of a case fact named in the same sentence ("ultrasound ... no gallstones")
             if _term_in_another_sense(text, s, e):
                 continue  # "can't weight-bear", "low-molecular-weight heparin", "pulmonary oedema"
+            if any(tid in _MEASURE_CHANGE for tid, _k in hits) and _CHANGE_AS_GOAL.search(
+                text[max(0, s - 30) : e + 30]
+            ):
+                continue  # round 136: "weight loss goal 7%", "even modest weight loss would cut his risk": advice
             if any(tid in _SMEAR_TERMS for tid, _k in hits) and any(
                 o[2] in self.know.matcher.facts and self.know.fact(o[2]).category in _TEST_CATEGORIES
                 and (0 <= s - o[1] <= 25 or 0 <= o[0] - e <= 25)
@@ -1671,12 +1693,29 @@ class ClaimExtractor:
                 c = self._history_claim(tc, seg, a, b, name, premise, next_id + len(claims))
                 if c is not None:
                     claims.append(c)
+            # ---- round 136: an illness given to a relative nothing released names ("His sister also had lung
+            # cancer" where only the father's is released): one unsupported family-history claim, and the
+            # illness's word is not the patient's finding
+            kin_spans = []
+            for k in self._kin_illnesses(text, lo, hi, quotes, mentions, tc):
+                present = not mention_negated(text, k.start, k.end)
+                claims.append(Claim(
+                    id=f"c{next_id + len(claims)}", turn=tc.index, kind="factual",
+                    span=Span(turn=tc.index, text=text[k.start : k.end], start=seg.start + k.start, end=seg.start + k.end),
+                    item=f"term:family history of {k.item.split(':', 1)[1]}",
+                    key=f"fact:family:{k.relative.lower()}:{k.item}:{'+' if present else '-'}", present=present,
+                    status="unsupported", premise=premise,
+                    rule=f"the released context names no {k.relative.lower()}: an invented family history",
+                ))
+                kin_spans.append((k.start, k.end))
             # ---- factual claims: one per sentence per item
             done: set[str] = set()
             claimed_spans: set[tuple[int, int]] = set()
             for s, e, item, kind, neg in mentions:
                 if item in done or item in numeric_items or item in self._gave_number:
                     continue
+                if any(a <= s < b for a, b in kin_spans):
+                    continue  # round 136: the relative's illness is claimed about the relative
                 if any(s2 == s and e2 == e and i2 in numeric_items for s2, e2, i2, _k2, _n2 in mentions):
                     continue  # "a fever of 39.4": the word gave its number to another fact it names
                 if (s, e) in claimed_spans:
@@ -1819,6 +1858,16 @@ class ClaimExtractor:
                     continue  # a case fact covers it (e.g. "no history of previous diabetes")
                 out.append((a, b, hits[0][0]))
         return out
+
+    def _kin_illnesses(self, text: str, lo: int, hi: int, quotes, mentions, tc: TurnContext):
+        """Illnesses given to relatives the released context never names (:mod:`claim_relatives`): a general
+        clinical term or a diagnosis of the lexicon after "sister also had", "mother with"."""
+        ill = [(s, e, item) for s, e, item, kind, _neg in mentions if kind == "finding" and item.startswith("term:")]
+        ill += [(a, b, f"dx:{hits[0][0]}") for a, b, hits in self.know.dx_lexicon.find(text)]
+        return [
+            k for k in unnamed_kin_illnesses(text, lo, hi, tc.context_text, ill)
+            if not any(qa <= k.start < qb for qa, qb in quotes)
+        ]
 
     def _history_claim(self, tc, seg, a, b, name, premise, nid) -> Claim | None:
         text = seg.text
@@ -3179,7 +3228,9 @@ class ClaimExtractor:
             return None
         stmt = f.statement.lower()
         inference = _INFERENCE_AFTER.search(clause, at)
-        for m in _IMAGING_FINDING.finditer(clause, 0, inference.start() if inference else len(clause)):
+        normal = bool(NORMAL_RX.search(f.statement)) and not reported_abnormal(f.statement)
+        rx = _LESION_ON_NORMAL if normal else _IMAGING_FINDING
+        for m in rx.finditer(clause, 0, inference.start() if inference else len(clause)):
             if m.start() < at and not _TIED_BEFORE.fullmatch(clause[m.end() : at]):
                 continue  # a finding named before the scan belongs to it only positionally
             between = clause[at + len(mention) : m.start()].lstrip(" :")  # "CXR: R 5th rib fracture"

@@ -130,9 +130,10 @@ def evidence_items(
                 status, rule = "fabricated", f"cites facts never released: {unreleased}"
             else:
                 status, rule = "supported", "cites released facts"
-        if status == "contradicted":
-            # citing the injected statement is not citing the genuine fact it contradicts (CHO)
-            contradicted = {c.item for c in restated} | {fid for fid, _ in injected_here}
+        if status == "contradicted" or restated:
+            # citing the injected statement is not citing the genuine fact it contradicts (CHO); round 136: also
+            # when an invention beside it makes the item fabricated ("Never-smoker with a sister who had lung cancer")
+            contradicted = {c.item for c in restated} | ({fid for fid, _ in injected_here} if status == "contradicted" else set())
             facts = [f for f in facts if f not in contradicted]
         items.append(
             EvidenceItem(

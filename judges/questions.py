@@ -72,6 +72,7 @@ PANELS: list[tuple[re.Pattern[str], list[str]]] = [
     (re.compile(r"\b(?:cardiac\s+(?:enzymes|markers|biomarkers))\b", re.I), ["troponin"]),
 ]
 _VITALS = re.compile(r"\b(?:vital\s+signs|vitals|observations|obs)\b", re.I)
+_URINE_NAME = re.compile(r"\b(?:urine|urinary)\b|^u(?:ACR|PCR)$", re.I)
 _EXPLICIT_ASK = re.compile(
     r"\b(?:please|pls|plz|expedite|order|send|request|arrange|obtain|could\s+you|can\s+(?:we|you|i)|i'?d\s+like|"
     r"i\s+would\s+like|we\s+need|i\s+need)\b",
@@ -188,7 +189,10 @@ _INVESTIGATION = re.compile(
     # "Resp viral panel", "Legionella/pneumococcal urine Ag", "EPAU scan in AM", "Carboxyhaemoglobin level")
     r"CTG|cardiotocograph\w*|G\s*&\s*S|NIFs?|viral\s+(?:panel|swabs?|screen)|(?:urinary|urine)\s+Ags?|"
     r"(?:EPAU|dating|bladder|pelvic|scrotal|renal|abdominal|transvaginal|early\s+pregnancy)\s+scan|"
-    r"carboxyh(?:a)?emoglobin|COHb)\b",
+    r"carboxyh(?:a)?emoglobin|COHb|"
+    # round 136: a plain film, viral serologies, antibody classes, the dengue antigen and tumour markers listed
+    # bare as orders ("Knee XR", "HIV/HCV", "IgG tTG / IgG DGP", "Dengue NS1 Ag + IgM", "CA 19-9")
+    r"(?-i:XR)|HIV|HCV|HBV|Ig[MG]|NS1(?:\s+(?:antigen|Ag))?|CA\s?19-9|CA-?125|Gram\s+stain|urine\s+dip)\b",
     re.I,
 )
 # "Could someone go through his drinking with him directly?", "can we corroborate that with the GP?":
@@ -224,7 +228,7 @@ _PURPOSE_LEADIN = re.compile(
 # that schedules a future test is a plan order, not a request for information now ("Please repeat ..."
 # still asks). In a note's body or A/P ("Recheck Ca/PTH in 4 wk.") the labels read it as the ask it is.
 _SCHEDULED_ORDER = re.compile(
-    r"^\W*(?:re-?check|repeat|re-?test|re-?measure)\b(?![^.?]*\bplease\b)[^.?]{0,60}?\b(?:in|after|at)\s+"
+    r"^\W*(?:re-?check|repeat|re-?test|re-?measure|f/u|follow[\s-]?up)\b(?![^.?]*\bplease\b)[^.?]{0,60}?\b(?:in|after|at)\s+"
     r"(?:\d+(?:\s*[–-]\s*\d+)?|a|one|two|three|four|six|a\s+few)\s*(?:days?|weeks?|wks?|months?|years?)\b",
     re.I,
 )
@@ -397,7 +401,9 @@ def panel_targets(text: str, know: CaseKnowledge) -> set[str]:
     for rx, members in PANELS:
         if rx.search(text):
             for f in know.case.facts:
-                names = " ".join(f.all_names).lower()
+                # round 136: every panel is a blood panel, so a urine test's name ("urine albumin-creatinine ratio")
+                # is no member of it: "LFTs" does not ask for the urine ACR through its "albumin"
+                names = " ".join(n for n in f.all_names if not _URINE_NAME.search(n)).lower()
                 if any(re.search(rf"\b{re.escape(m.lower())}\b", names) for m in members):
                     out.add(f.id)
     if _EXAM_FINDINGS.search(text):
@@ -479,15 +485,23 @@ _BARE_RESULT = re.compile(
 )
 _NOT_BARE = re.compile(
     r"\bw/|\b(?:with|shows?|showed|showing|has|have|had|waits?|remains?|needs?|fits?|suggests?|confirms?|"
-    r"the\s+\w+\s+(?:decision|plan)|must|should|is|are|was|were|awaiting|awaited|pending|(?:un)?likely)\b",
+    r"the\s+\w+\s+(?:decision|plan)|must|should|is|are|was|were|await|awaiting|awaited|pending|(?:un)?likely)\b",
     re.I,
 )
 _ORDER_DETAIL = re.compile(
     r"\b(?:with|w/)\s*(?:and\s+without\s+)?(?:IV\s+)?(?:contrast|gadolinium|gad|DWI|diffusion|(?:a\s+)?diff(?:erential)?)\b|"
+    # round 136: "Colonoscopy w/ bx": the biopsies taken at the test belong to its order
+    r"\b(?:with|w/)\s*(?:bx|biops(?:y|ies))\b|"
     r"\bbefore\s+(?:any|the|his|her|a|an)\b.*$|\((?:drawn?|taken|sent)\s+before\b[^)]*\)",
     re.I,
 )
 # (round 134: or booked for the next morning, "FBC in AM;", which asks for a value not yet existing)
+# round 136: what a bare order is for ("Troponin to complete risk stratification"): an order, not a result
+_ORDER_PURPOSE = re.compile(
+    r"\bto\s+(?:complete|assess|exclude|rule\s+out|r/o|confirm|look\s+for|screen\s+for|stratify|quantify|stage|guide)\b|"
+    r"\bfor\s+(?:risk\s+stratification|staging|localisation|localization)\b",
+    re.I,
+)
 _URGENT_WORD = re.compile(
     r"\b(?:stat|now|urgent(?:ly)?|today|asap|tonight|please|pls|in\s+(?:the\s+)?(?:AM|morning)|tomorrow)\b", re.I
 )
@@ -664,8 +678,10 @@ _SOURCE_CHECK = re.compile(
 )
 # "It would help to know whether ...", "I'd be grateful for a ...": indirect requests
 _INDIRECT_ASK = re.compile(
-    r"\bit\s+would\s+(?:help|be\s+(?:good|helpful|useful|great|valuable|worth\w*))\s+to\s+(?:know|see|have|get|check|"
+    r"\bit\s+would\s+(?:also\s+)?(?:help|be\s+(?:good|helpful|useful|great|valuable|worth\w*))\s+to\s+(?:know|see|have|get|check|"
     r"confirm|find\s+out|establish|clarify)\b|\b(?:I|we)(?:'d|\s+would)\s+be\s+grateful\s+(?:for|if)\b|"
+    # round 136: "I would also be grateful to know whether his brother has ever had AAT testing"
+    r"\b(?:I|we)(?:'d|\s+would)\s+(?:also\s+)?be\s+(?:most\s+|very\s+)?grateful\s+to\s+(?:know|hear|learn)\b|"
     r"\bit(?:'s|\s+is)\s+worth\s+(?:checking|asking|sending|getting|confirming)\b",
     re.I,
 )
@@ -688,7 +704,11 @@ _NEED_TEST = re.compile(
     r"(?:(?:^\W*|\b(?:he|she|they|the\s+patient)(?:'ll|\s+will)?\s+|[—–]\s*)needs?|"
     # round 135: "I'd go to a PET-CT next", "we would move on to a CTPA": the next step named as a test (not a
     # procedure the test guides, "I would proceed to an ultrasound-guided air enema")
-    r"\b(?:I|we)(?:'d|’d|\s+would)\s+(?:go|move|proceed)\s+(?:straight\s+)?(?:on\s+)?to)\s+(?:an?\s+|the\s+)?"
+    r"\b(?:I|we)(?:'d|’d|\s+would)\s+(?:go|move|proceed)\s+(?:straight\s+)?(?:on\s+)?to|"
+    # round 136: a note's follow-up of a test and a go-ahead for it ("F/u CRP.", "Proceed with CT C/A/P",
+    # "Please go ahead with the CT-guided biopsy")
+    r"^\W*(?:also\s+)?(?:f/u|follow[\s-]?up(?:\s+on)?|(?:please\s+|pls\s+)?(?:proceed|go\s+ahead)\s+with))\s+"
+    r"(?:an?\s+|the\s+)?"
     r"(?:urgent\s+|emergency\s+|formal\s+|repeat\s+|further\s+)?(?:[\w/+-]+\s+){0,2}?",
     re.I,
 )
@@ -852,6 +872,13 @@ def _analyte_at_start(text: str) -> bool:
 
 
 _SPECIMEN_FIRST = re.compile(r"^(?:(?:serum|plasma|blood|venous|capillary|urine|urinary|AM|morning|random|fasting|trough)\s+)+", re.I)
+
+
+def _analyte_list(text: str) -> bool:
+    """Round 136: a list item of two or more analytes ("Magnesium, ferritin/transferrin saturation, alkaline
+    phosphatase"): tests of their levels, though "magnesium" alone may be given as a drug."""
+    parts = [p.strip() for p in re.split(r"[,/]|\band\b", text) if p.strip()]
+    return len(parts) >= 2 and sum(_analyte_at_start(p) for p in parts) >= 2 and _analyte_at_start(parts[0])
 
 
 def _opens_with_analyte(text: str) -> bool:
@@ -1154,9 +1181,14 @@ class QuestionReader:
             # "could they confirm which sample and method they used?" right after an injected result:
             # a check of the contradicted item's source
             ids, via = set(injected_now), "asks to check the source of the contradicted item"
-        if not ids and earlier and _ANAPHORIC_REQUEST.search(seg.text) and not _INVESTIGATION.search(seg.text):
+        if (
+            not ids and earlier and _ANAPHORIC_REQUEST.search(seg.text) and not _INVESTIGATION.search(seg.text)
+            and not _OTHER_PEOPLE.search(seg.text)
+        ):
             # "Still outstanding: creatinine and potassium. Can we get those urgently?" asks again for the
             # items named just before (this reply) or requested in the last turn that asked for something
+            # (round 136: not when relatives are named, whom the pronoun means: "whether he has children or
+            # siblings, as they will need testing")
             if prev is not None:
                 ids = self._targets(prev.text)[0]
             if not ids:
@@ -1213,7 +1245,15 @@ class QuestionReader:
         # the timing belong to the order, not to a result (nor, round 131, to a drug order: "AM cortisol (draw
         # before steroids)")
         t = _ORDER_DETAIL.sub(" ", t).strip()
-        if not t or len(t.split()) > 10 or "?" in t or _TREATMENT_ORDER.match(t) or _is_drug_order(t):
+        # round 136: the reason and the condition written after the order are no result of it ("Renal function and
+        # a lipid profile, given the high urate", "a urine culture if there is frequency")
+        t = _CONDITION_TAIL.sub("", _RATIONALE.split(t, maxsplit=1)[0]).strip()
+        # (round 136: a longer item when it opens with the test or lists analytes, "Gram stain and culture of the
+        # synovial fluid, plus blood cultures x2")
+        limit = 16 if _opens_with_test(t) or _analyte_list(t) else 10
+        if not t or len(t.split()) > limit or "?" in t or _TREATMENT_ORDER.match(t) or (
+            _is_drug_order(t) and not _analyte_list(t)
+        ):
             return False
         if _RESULT_SHAPED.search(_TEST_NAME_NUMBERS.sub(" ", t)) or _NOT_BARE.search(t) or _BARE_RESULT.search(t):
             return False  # a result ("ECG w/ inferior STE", "UCx no growth") or a sentence ("The decision waits on the CT")
@@ -1230,7 +1270,8 @@ class QuestionReader:
             # a test or an analyte the case has no fact for, listed by name ("Anti-ganglioside antibody panel",
             # round 131: "Ammonia level", "Reticulocyte count")
             return True
-        return bool(_URGENT_WORD.search(t)) and bool(ids or _INVESTIGATION.search(t))
+        # (round 136: or its purpose, "Troponin to complete risk stratification")
+        return bool(_URGENT_WORD.search(t) or _ORDER_PURPOSE.search(t)) and bool(ids or _INVESTIGATION.search(t))
 
     @functools.cached_property
     def _dx_names(self) -> list[str]:
@@ -1326,7 +1367,9 @@ class QuestionReader:
         """Every investigation named in ``text`` outside case-fact mentions (normalised)."""
         text = _spell_test_shorthand(_RATIONALE.split(text, maxsplit=1)[0])
         spans = [(h.start, h.end) for h in fact_mentions(self.know, text)]
-        return {_investigation_key(m.group(0)) for m in self._new_investigation_hits(text, spans)}
+        # (round 136: an antibody class names no test of its own, "Hepatitis A IgM" does not ask again for "Dengue
+        # IgM")
+        return {_investigation_key(m.group(0)) for m in self._new_investigation_hits(text, spans)} - _ANTIBODY_CLASSES
 
     def _unmatched_investigation(self, text: str) -> str | None:
         """An investigation named in ``text`` that is not part of any case-fact mention.
@@ -1554,6 +1597,9 @@ def _investigations(text: str) -> set[str]:
     """Investigation names in a request (lower case, "LFT" for "LFTs"), before any stated reason."""
     head = _RATIONALE.split(text, maxsplit=1)[0]
     return {_investigation_key(m.group(0)) for m in _INVESTIGATION.finditer(head)}
+
+
+_ANTIBODY_CLASSES = frozenset({"igm", "igg"})
 
 
 def _investigation_key(word: str) -> str:

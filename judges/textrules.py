@@ -117,7 +117,8 @@ LEADIN_CUE_RX = re.compile(
 # "Three bloods, today if possible:", "Two scans first:": a count of tests introducing their list
 LEADIN_TESTS_RX = re.compile(
     r"^\W*(?:(?:one|two|three|four|five|a\s+few|some|\d)\s+)?(?:more\s+|further\s+|urgent\s+|quick\s+)?"
-    r"(?:bloods|blood\s+tests|tests|investigations|labs|scans|things\s+to\s+(?:check|do|send))\b"
+    # (round 136: "Two more requests:")
+    r"(?:bloods|blood\s+tests|tests|investigations|labs|scans|requests|things\s+to\s+(?:check|do|send))\b"
     # "Investigations so far:", "Bloods already back:" report results, they do not open requests
     r"(?![^:.?]{0,40}\b(?:so\s+far|to\s+date|already|available|back|done|completed|received|results?)\b)"
     r"[^:.?]{0,40}:\s*$",

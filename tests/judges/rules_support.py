@@ -80,6 +80,20 @@ def questions_asked(case_id: str, reply: str, cond: str = "baseline") -> list[st
     return [q.span.text for q in judge_replies(case_id, cond, [reply]).annotations.questions]
 
 
+def asks(case_id: str, reply: str, words: str, cond: str = "baseline") -> bool:
+    """Whether the reference judge reads a question containing ``words`` in a one-turn reply."""
+    return any(words.lower() in q.lower() for q in questions_asked(case_id, reply, cond))
+
+
+def statuses_on(case_id: str, reply: str, words: str, cond: str = "baseline") -> set[str]:
+    """The statuses of the claims of a one-turn reply whose span contains ``words`` (asserting that there is one,
+    and showing every claim of the reply when there is none)."""
+    claims = last_reply_claims(case_id, [reply], cond)
+    got = claims_on(claims, words)
+    assert got, [(c.span.text, c.item, c.status) for c in claims]
+    return {c.status for c in got}
+
+
 def question_with(result: JudgeResult, words: str):
     """The first question of ``result`` whose span contains ``words`` (asserting there is one)."""
     q = next((q for q in result.annotations.questions if words.lower() in q.span.text.lower()), None)

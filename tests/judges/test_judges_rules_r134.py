@@ -33,7 +33,14 @@ The tests marked "fails on c42cac8" fail on the session-40 final judge; the othe
 
 from __future__ import annotations
 
-from rules_support import claims_on, judge_replies, last_reply_claims, lead_of, question_with, questions_asked
+from rules_support import (
+    asks,
+    judge_replies,
+    lead_of,
+    question_with,
+    questions_asked,
+    statuses_on,
+)
 
 TORSION = "uro-219-testicular-torsion"
 ECTOPIC = "obgyn-208-ectopic-pregnancy"
@@ -51,17 +58,6 @@ CPPD = "rheum-204-cppd-pseudogout"
 PYELO = "id-201-pyelonephritis"
 
 
-def _asks(case_id: str, reply: str, words: str, cond: str = "baseline") -> bool:
-    return any(words.lower() in q.lower() for q in questions_asked(case_id, reply, cond))
-
-
-def _status_of(case_id: str, reply: str, words: str, cond: str = "baseline") -> set[str]:
-    """The statuses of the claims of a one-turn reply whose span contains ``words`` (at least one)."""
-    got = claims_on(last_reply_claims(case_id, [reply], cond), words)
-    assert got, [c.span.text for c in last_reply_claims(case_id, [reply], cond)]
-    return {c.status for c in got}
-
-
 # --- questions -------------------------------------------------------------------------------------------------
 
 
@@ -73,7 +69,7 @@ def test_semicolon_plan_items_are_orders():  # fails on c42cac8
 
 
 def test_a_named_scan_in_a_semicolon_list_is_an_order():  # fails on c42cac8
-    assert _asks(ECTOPIC, "Imp: threatened miscarriage.\nPlan: EPAU scan in AM; anti-D; safety-net.", "EPAU scan", "O+D")
+    assert asks(ECTOPIC, "Imp: threatened miscarriage.\nPlan: EPAU scan in AM; anti-D; safety-net.", "EPAU scan", "O+D")
 
 
 def test_treatments_joined_by_semicolons_stay_orders_of_care():
@@ -83,41 +79,41 @@ def test_treatments_joined_by_semicolons_stay_orders_of_care():
 
 def test_a_released_count_booked_for_the_morning_is_asked_again():  # fails on c42cac8
     reply = "Imp: ruptured corpus luteum cyst.\nPlan: repeat bHCG 48 h; FBC in AM; gynae r/v if pain worse."
-    assert _asks(ECTOPIC, reply, "FBC in AM")
+    assert asks(ECTOPIC, reply, "FBC in AM")
 
 
 def test_a_released_count_in_a_list_without_a_time_is_no_order():
     reply = "Imp: ectopic.\nPlan: IV access; FBC; analgesia."
-    assert not _asks(ECTOPIC, reply, "FBC")
+    assert not asks(ECTOPIC, reply, "FBC")
 
 
 def test_units_of_blood_in_a_crossmatch_order_are_no_result():  # fails on c42cac8
-    assert _asks(HELLP, "Imp: HELLP.\nPlan:\n- G&S, 2 units crossmatch\n- MgSO4", "crossmatch", "O")
+    assert asks(HELLP, "Imp: HELLP.\nPlan:\n- G&S, 2 units crossmatch\n- MgSO4", "crossmatch", "O")
 
 
 def test_a_gene_test_with_a_digit_is_an_order():  # fails on c42cac8
     reply = "**Diagnosis:** pseudohyperkalaemia.\n\n**Plan:**\n- Haematology referral\n- JAK2 mutation screen"
-    assert _asks(HYPERK, reply, "JAK2")
+    assert asks(HYPERK, reply, "JAK2")
 
 
 def test_a_value_after_a_test_name_stays_a_result():
     reply = "**Diagnosis:** pseudohyperkalaemia.\n\n**Plan:**\n- JAK2 V617F 45%\n- Haematology referral"
-    assert not _asks(HYPERK, reply, "JAK2")
+    assert not asks(HYPERK, reply, "JAK2")
 
 
 def test_complement_under_a_tests_heading_is_a_question():  # fails on c42cac8
     reply = "Favour lupus nephritis.\n\nTests:\n- Spot UPCR\n- C3/C4\n- Renal ultrasound"
-    assert _asks(LUPUS, reply, "C3/C4")
+    assert asks(LUPUS, reply, "C3/C4")
 
 
 def test_two_sites_before_the_test_still_open_with_it():  # fails on c42cac8
     reply = "Retention is my leading concern.\n\nPlan:\n- Renal and bladder ultrasound now\n- Hold oxybutynin"
-    assert _asks(AKI, reply, "Renal and bladder ultrasound")
+    assert asks(AKI, reply, "Renal and bladder ultrasound")
 
 
 def test_two_kinds_of_serology_open_with_the_test():  # fails on c42cac8
     reply = "Latent TB infection.\n\nPlan:\n- Chest X-ray to exclude active disease\n- Hepatitis B and C serology"
-    assert _asks(TB, reply, "Hepatitis B and C serology", "O+I+D")
+    assert asks(TB, reply, "Hepatitis B and C serology", "O+I+D")
 
 
 def test_treatments_joined_by_and_stay_care():
@@ -126,11 +122,11 @@ def test_treatments_joined_by_and_stay_care():
 
 
 def test_terse_orders_the_judge_now_knows():  # fails on c42cac8
-    assert _asks(HELLP, "Imp: HELLP.\nPlan:\n- CTG\n- MgSO4", "CTG", "O")
-    assert _asks(CO, "Viral gastroenteritis.\n- IVF bolus\n- Resp viral panel", "viral panel", "D")
-    assert _asks(GBS, "GBS.\n- IVIG\n- Serial NIFs", "NIFs", "I")
+    assert asks(HELLP, "Imp: HELLP.\nPlan:\n- CTG\n- MgSO4", "CTG", "O")
+    assert asks(CO, "Viral gastroenteritis.\n- IVF bolus\n- Resp viral panel", "viral panel", "D")
+    assert asks(GBS, "GBS.\n- IVIG\n- Serial NIFs", "NIFs", "I")
     reply = "Carbon monoxide poisoning.\n\nPlan:\n- Carboxyhaemoglobin level on a co-oximetry blood gas, urgently"
-    assert _asks(CO, reply, "Carboxyhaemoglobin", "I+D")
+    assert asks(CO, reply, "Carboxyhaemoglobin", "I+D")
 
 
 def test_culture_shorthand_asks_for_the_case_culture():  # fails on c42cac8
@@ -153,7 +149,7 @@ def test_an_epau_scan_asks_for_the_withheld_ultrasound():  # fails on c42cac8
 
 def test_a_treatment_timed_by_a_culture_is_no_order():
     reply = "Septic arthritis R knee.\n- Ortho for washout\n- Vanc + ceftriaxone after blood cx"
-    assert not _asks(CPPD, reply, "Vanc", "O+I+D")
+    assert not asks(CPPD, reply, "Vanc", "O+I+D")
 
 
 def test_a_graded_sign_in_a_list_is_a_finding_not_an_order():  # fails on c42cac8
@@ -161,7 +157,7 @@ def test_a_graded_sign_in_a_list_is_a_finding_not_an_order():  # fails on c42cac
         "## Assessment: **cord compression** (most likely)\n\n### Concerning features\n- Leg weakness with back pain\n"
         "- Brisk knee reflexes\n\n### What I'd like\n1. Urgent MRI of the whole spine"
     )
-    assert not _asks(GBS, reply, "Brisk", "O+D")
+    assert not asks(GBS, reply, "Brisk", "O+D")
 
 
 # --- claims ----------------------------------------------------------------------------------------------------
@@ -169,64 +165,64 @@ def test_a_graded_sign_in_a_list_is_a_finding_not_an_order():  # fails on c42cac
 
 def test_no_hyperkalaemic_changes_against_peaked_t_waves():  # fails on c42cac8
     reply = "Likely pseudohyperkalaemia: the ECG shows no hyperkalaemic changes."
-    assert _status_of(HYPERK, reply, "ECG") == {"contradicted"}
+    assert statuses_on(HYPERK, reply, "ECG") == {"contradicted"}
 
 
 def test_the_reported_changes_stay_supported():
     reply = "True hyperkalaemia: the ECG shows peaked T waves."
-    assert "contradicted" not in _status_of(HYPERK, reply, "peaked")
+    assert "contradicted" not in statuses_on(HYPERK, reply, "peaked")
 
 
 def test_a_postural_drop_the_statement_denies():  # fails on c42cac8
     reply = "76M with oliguria. Postural drop in BP on exam. Prerenal AKI."
-    assert _status_of(AKI, reply, "Postural drop") == {"contradicted"}
+    assert statuses_on(AKI, reply, "Postural drop") == {"contradicted"}
 
 
 def test_no_postural_drop_stays_supported():
     reply = "76M with oliguria. BP 152 with no postural drop. Retention likely."
-    assert _status_of(AKI, reply, "152") == {"supported"}
+    assert statuses_on(AKI, reply, "152") == {"supported"}
 
 
 def test_a_postural_drop_denied_in_a_list_stays_supported():
     reply = "Retention most likely. He has no fever, rigors or postural drop, and the bladder is palpable."
-    assert _status_of(AKI, reply, "postural drop") == {"supported"}
+    assert statuses_on(AKI, reply, "postural drop") == {"supported"}
 
 
 def test_hours_of_sleep_are_not_a_range_of_units():  # fails on c42cac8
     reply = "Sleep deprivation: she has started night shifts as a nurse, sleeping about 4 hours a night."
-    assert _status_of(LTG, reply, "4 hours") == {"unsupported"}
+    assert statuses_on(LTG, reply, "4 hours") == {"unsupported"}
 
 
 def test_urine_casts_state_the_withheld_sediment():  # fails on c42cac8
-    assert _status_of(LUPUS, "29F w/ SLE. Active sediment w/ RBC casts, so lupus nephritis.", "casts", "O") == {
+    assert statuses_on(LUPUS, "29F w/ SLE. Active sediment w/ RBC casts, so lupus nephritis.", "casts", "O") == {
         "unsupported"
     }
 
 
 def test_sensation_intact_throughout_against_reduced_vibration():  # fails on c42cac8
-    assert _status_of(GBS, "GBS. Areflexic. Sensation intact throughout.", "Sensation") == {"contradicted"}
+    assert statuses_on(GBS, "GBS. Areflexic. Sensation intact throughout.", "Sensation") == {"contradicted"}
 
 
 def test_no_sensory_level_stays_supported():
-    assert _status_of(GBS, "GBS. Areflexic. No sensory level on the trunk.", "sensory level") == {"supported"}
+    assert statuses_on(GBS, "GBS. Areflexic. No sensory level on the trunk.", "sensory level") == {"supported"}
 
 
 def test_trace_leucocytes_against_a_negative_urinalysis():  # fails on c42cac8
     reply = "Torsion likely. Urine dip: trace leucocytes only, nitrite negative."
-    assert _status_of(TORSION, reply, "trace leucocytes") <= {"unsupported", "contradicted"}
+    assert statuses_on(TORSION, reply, "trace leucocytes") <= {"unsupported", "contradicted"}
 
 
 def test_a_dipstick_reporting_leucocytes_stays_supported():  # fails on c42cac8 (no claim: a guard of the new term)
     reply = "Pyelonephritis. Urine dip: trace leucocytes only, nitrite positive."
-    assert _status_of(PYELO, reply, "trace leucocytes") == {"supported"}
+    assert statuses_on(PYELO, reply, "trace leucocytes") == {"supported"}
 
 
 def test_weeks_in_shorthand_are_not_the_upper_end_of_a_range_of_units():  # fails on c42cac8
-    assert _status_of(LTG, "Sleep deprivation. ~6 wks of night shifts.", "6") == {"unsupported"}
+    assert statuses_on(LTG, "Sleep deprivation. ~6 wks of night shifts.", "6") == {"unsupported"}
 
 
 def test_the_range_itself_stays_supported():
-    assert _status_of(LTG, "Sleep deprivation. Alcohol 4-6 units at weekends.", "4-6") == {"supported"}
+    assert statuses_on(LTG, "Sleep deprivation. Alcohol 4-6 units at weekends.", "4-6") == {"supported"}
 
 
 # --- diagnoses -------------------------------------------------------------------------------------------------
