@@ -24,8 +24,10 @@ from medgym.judges.textrules import RELATIVES
 
 # "his sister also had", "a sister who had", "mother with", "Mum w/", "her father died of", "an aunt diagnosed
 # with": a relative, then a verb that gives them an illness (not "his mother has seen him eating paint chips")
+_KIN = rf"(?:{'|'.join(RELATIVES)}|grandma|grandpa)"
+_KIN_WORD = re.compile(rf"\b({_KIN})s?\b", re.I)
 _KIN_ILLNESS = re.compile(
-    rf"\b(?P<rel>{'|'.join(RELATIVES)}|grandma|grandpa)s?\b(?:'s|’s)?"
+    rf"\b(?P<rel>{_KIN})s?\b(?:'s|’s)?"
     r"(?:,?\s+who)?\s+(?:also\s+|too\s+|both\s+|himself\s+|herself\s+|themselves\s+)?"
     r"(?:had|has|have|with|w/|died\s+(?:of|from)|developed|(?:was\s+|were\s+)?(?:diagnosed|treated)\s+(?:with|for))\s+",
     re.I,
@@ -37,8 +39,8 @@ _SAME_KIN = {"mum": "mother", "mom": "mother", "dad": "father", "grandma": "gran
 
 @dataclass(frozen=True)
 class KinIllness:
-    """One relative given an illness: the claim's span (relative to the end of the illness's name), the
-    relative as the reply names them, and the illness's item."""
+    """One relative given an illness: the claim's span (from the relative's word to the end of the illness's
+    name), the relative as the reply names them, and the illness's item."""
 
     start: int
     end: int
@@ -53,8 +55,7 @@ def _kin(word: str) -> str:
 
 def named_relatives(context: str) -> set[str]:
     """Every relative the released context names ("grandmother", "father"), in one spelling."""
-    rx = re.compile(rf"\b({'|'.join(RELATIVES)}|grandma|grandpa)s?\b", re.I)
-    return {_kin(m.group(1)) for m in rx.finditer(context)}
+    return {_kin(m.group(1)) for m in _KIN_WORD.finditer(context)}
 
 
 def unnamed_kin_illnesses(

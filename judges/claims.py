@@ -84,7 +84,7 @@ from medgym.judges.claim_numbers import (
     _name_head,
     _word_durations,
 )
-from medgym.judges.claim_relatives import unnamed_kin_illnesses
+from medgym.judges.claim_relatives import KinIllness, unnamed_kin_illnesses
 from medgym.judges.claim_support import (
     _ANTONYMS,
     _NEG_LIST_SCOPE,
@@ -565,7 +565,7 @@ _CHANGE_AS_GOAL = re.compile(
 # round 136: what a scan reported as normal cannot show ("MRI brain shows subtle left mesial temporal T2
 # hyperintensity" where "MRI brain is normal"): lesion words, read only against a report that names no finding
 _LESION_ON_NORMAL = re.compile(
-    _IMAGING_FINDING.pattern[:-3] + r"|(?:T[12]|FLAIR)\s+(?:signal|hyper\w*|hypo\w*)|hyperintens\w*|hypointens\w*|"
+    _IMAGING_FINDING.pattern + r"|\b(?:(?:T[12]|FLAIR)\s+(?:signal|hyper\w*|hypo\w*)|hyperintens\w*|hypointens\w*|"
     r"signal\s+(?:change|abnormalit\w*)|enhanc(?:ement|ing)|infarcts?|ha?emorrhag\w*|lesions?|mass(?:es)?|"
     r"oedema|edema|consolidation|effusions?|opacit\w*|nodules?)\b",
     re.I,
@@ -1859,7 +1859,10 @@ class ClaimExtractor:
                 out.append((a, b, hits[0][0]))
         return out
 
-    def _kin_illnesses(self, text: str, lo: int, hi: int, quotes, mentions, tc: TurnContext):
+    def _kin_illnesses(
+        self, text: str, lo: int, hi: int, quotes: list[tuple[int, int]],
+        mentions: list[tuple[int, int, str, str, bool]], tc: TurnContext,
+    ) -> list[KinIllness]:
         """Illnesses given to relatives the released context never names (:mod:`claim_relatives`): a general
         clinical term or a diagnosis of the lexicon after "sister also had", "mother with"."""
         ill = [(s, e, item) for s, e, item, kind, _neg in mentions if kind == "finding" and item.startswith("term:")]

@@ -495,13 +495,13 @@ _ORDER_DETAIL = re.compile(
     r"\bbefore\s+(?:any|the|his|her|a|an)\b.*$|\((?:drawn?|taken|sent)\s+before\b[^)]*\)",
     re.I,
 )
-# (round 134: or booked for the next morning, "FBC in AM;", which asks for a value not yet existing)
 # round 136: what a bare order is for ("Troponin to complete risk stratification"): an order, not a result
 _ORDER_PURPOSE = re.compile(
     r"\bto\s+(?:complete|assess|exclude|rule\s+out|r/o|confirm|look\s+for|screen\s+for|stratify|quantify|stage|guide)\b|"
     r"\bfor\s+(?:risk\s+stratification|staging|localisation|localization)\b",
     re.I,
 )
+# (round 134: or booked for the next morning, "FBC in AM;", which asks for a value not yet existing)
 _URGENT_WORD = re.compile(
     r"\b(?:stat|now|urgent(?:ly)?|today|asap|tonight|please|pls|in\s+(?:the\s+)?(?:AM|morning)|tomorrow)\b", re.I
 )
