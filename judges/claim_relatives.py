@@ -58,6 +58,12 @@ def named_relatives(context: str) -> set[str]:
     return {_kin(m.group(1)) for m in _KIN_WORD.finditer(context)}
 
 
+def names_kin_illness(text: str, lo: int, hi: int) -> bool:
+    """Whether ``text[lo:hi]`` gives a relative an illness at all: the cheap test before the illnesses of the
+    text are looked up (most sentences name no relative)."""
+    return _KIN_ILLNESS.search(text, lo, hi) is not None
+
+
 def unnamed_kin_illnesses(
     text: str, lo: int, hi: int, context: str, illnesses: Iterable[tuple[int, int, str]],
 ) -> list[KinIllness]:

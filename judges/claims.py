@@ -84,7 +84,7 @@ from medgym.judges.claim_numbers import (
     _name_head,
     _word_durations,
 )
-from medgym.judges.claim_relatives import KinIllness, unnamed_kin_illnesses
+from medgym.judges.claim_relatives import KinIllness, names_kin_illness, unnamed_kin_illnesses
 from medgym.judges.claim_support import (
     _ANTONYMS,
     _NEG_LIST_SCOPE,
@@ -1865,6 +1865,8 @@ class ClaimExtractor:
     ) -> list[KinIllness]:
         """Illnesses given to relatives the released context never names (:mod:`claim_relatives`): a general
         clinical term or a diagnosis of the lexicon after "sister also had", "mother with"."""
+        if not names_kin_illness(text, lo, hi):
+            return []
         ill = [(s, e, item) for s, e, item, kind, _neg in mentions if kind == "finding" and item.startswith("term:")]
         ill += [(a, b, f"dx:{hits[0][0]}") for a, b, hits in self.know.dx_lexicon.find(text)]
         return [
