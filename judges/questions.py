@@ -1250,9 +1250,10 @@ class QuestionReader:
         t = _CONDITION_TAIL.sub("", _RATIONALE.split(t, maxsplit=1)[0]).strip()
         # (round 136: a longer item when it opens with the test or lists analytes, "Gram stain and culture of the
         # synovial fluid, plus blood cultures x2")
-        limit = 16 if _opens_with_test(t) or _analyte_list(t) else 10
+        listed = _analyte_list(t)
+        limit = 16 if listed or _opens_with_test(t) else 10
         if not t or len(t.split()) > limit or "?" in t or _TREATMENT_ORDER.match(t) or (
-            _is_drug_order(t) and not _analyte_list(t)
+            _is_drug_order(t) and not listed
         ):
             return False
         if _RESULT_SHAPED.search(_TEST_NAME_NUMBERS.sub(" ", t)) or _NOT_BARE.search(t) or _BARE_RESULT.search(t):
