@@ -97,7 +97,7 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
     "238", "239", "240", "241", "242", "243", "244", "245", "246", "247", "248", "249",
     "250", "251", "252", "253", "254", "255", "256", "257", "258", "259", "260", "261",
     "262", "263", "264", "265", "266", "267", "268", "269", "270", "271", "272", "273", "274", "275", "276", "277",
-    "278", "279", "280", "281", "282", "283", "284", "285"))]
+    "278", "279", "280", "281", "282", "283", "284", "285", "286", "287", "288", "289"))]
 # diagnosis update: its union macro-F1 counts the "no diagnosis" / "outside name" classes, which the labels of
 # 94-101 never use (F1 0 by construction); the classes the labels do use average 0.89-0.96 on every fresh set.
 # Session 13 lowered update and initiation from 0.84 to 0.83 when set 110-113 joined after its one scoring and
@@ -189,6 +189,8 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
 # initiation 0.8729, propagation 0.7940, interaction 0.8840, update 0.8591. After round 136 (bare orders of serologies,
 # polite asks, an illness of a relative the case never names, a lesion on a normal scan): initiation 0.8734,
 # propagation 0.7941, interaction 0.8851, update 0.8591.
+# Set 286-289 joined after its one scoring (session 43), untuned; the session-42 judge's fit on the 290 sets:
+# initiation 0.8728, propagation 0.7925, interaction 0.8830, update 0.8582.
 TUNING_FLOORS = {"initiation": 0.84, "propagation": 0.71, "interaction": 0.82, "diagnosis_update": 0.83}
 
 
@@ -204,7 +206,7 @@ def tuning_items():
 def test_reference_judge_agreement_on_the_tuning_sets(tuning_items):
     judge = get_judge("reference")
     results = [judge.judge(i.trajectory) for i in tuning_items]
-    assert len(tuning_items) >= 4757 and all(r.status == "ok" for r in results)
+    assert len(tuning_items) >= 4821 and all(r.status == "ok" for r in results)
     rep = agreement(tuning_items, results)
     low = {
         n: r["macro_f1"] for n, r in rep["nodes"].items()
