@@ -211,7 +211,8 @@ _TAKING_BEFORE = re.compile(
 _ON_DRUG_BEFORE = re.compile(
     r"(?:(?<!hold off )(?<!start )(?<!put )(?<!switch )(?<!keep )(?<!him )(?<!her )\bon|\btakes|\btaking|\btook|"
     r"\btaken|\buses|\busing|\bused|\breceived|\breceiving|\bdispensed|\bregular|\busual|\bhistory\s+of|"
-    r"\bhad)\s+(?:(?:an?|the|his|her|regular|long-term|daily|oral|some|any)\s+){0,2}$",
+    # (round 137: "He was treated with prednisolone for colitis": a treatment he had, not one ordered)
+    r"\bhad|\b(?:was|were|been)\s+treated\s+with)\s+(?:(?:an?|the|his|her|regular|long-term|daily|oral|some|any)\s+){0,2}$",
     re.I,
 )
 # what says a drug is something the patient takes or took, besides _ON_DRUG_BEFORE and _TAKING_BEFORE, in

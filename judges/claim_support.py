@@ -174,6 +174,9 @@ def _fact_negated_keywords(f: Fact) -> set[str]:
     for m in re.finditer(r"[a-z]*(?:oe|ae)[a-z]+", f.statement.lower()):
         if m.group(0)[:7] in words:
             words.add(re.sub(r"(?:oe|ae)(?=[a-z])", "e", m.group(0))[:7])
+    # round 137: and the other spelling of the white cells ("leucocytes" for "negative for ... leukocytes")
+    for w in [w for w in words if w.startswith(("leuk", "leuc"))]:
+        words.add(("leuc" if w.startswith("leuk") else "leuk") + w[4:])
     return words
 
 
@@ -197,6 +200,8 @@ _ANTONYM_PAIRS = [
     # round 131: a change where the report says there is none ("His weight is also down 3 kg" where it "has been
     # stable for years")
     ("down", "stable"), ("lost", "stable"), ("loss", "stable"),
+    # round 137: swollen discs where fundoscopy shows them sharp ("Fundi: borderline disc blurring")
+    ("blurring", "sharp"), ("blurred", "sharp"), ("blurry", "sharp"),
 ]
 _ANTONYMS = _ANTONYM_PAIRS + [(b, a) for a, b in _ANTONYM_PAIRS]
 

@@ -508,6 +508,9 @@ _FINDING_ON_STUDY = re.compile(
 )
 # a finding placed on an imaging study by "on": whatever its name, it states the study's result ("the
 # emphysema on his HRCT"); "based on the CT" and "repeat on CT" use or order the study instead
+# where the item a finding belongs to begins, in the words before a scan's name ("With the normal temperature and
+# no consolidation on the X-ray": only "no consolidation" is the X-ray's)
+_ITEM_START = re.compile(r"[,;:(]|\b(?:and|with|but|plus)\b", re.I)
 _FOUND_ON_BEFORE = re.compile(
     r"\b(?!(?:based|depending|depends|relying|rely|focus|decide|act|comment|wait|waiting|repeat|later|"
     r"follow-up|up|done|performed|requested|booked|planned|arranged|ordered|pending)\b)[a-z][a-z-]{3,}\s+"
@@ -2573,6 +2576,8 @@ class ClaimExtractor:
             return None  # "CSF GluN1 antibodies positive" is another test on that specimen, not the CSF cell count
         c0, c1 = clause_bounds(text, s)
         clause = text[c0:c1]
+        if fact is not None and fact.category == FactCategory.exam and text[c1 : c1 + 1] == ":":
+            clause = text[c0:]  # round 137: "Fundi: borderline disc blurring": a note's finding after the exam's name
         if is_test:
             # naming a test is not a claim; stating its result is (a negated finding counts: "no X on CTPA")
             after = text[e:c1]
@@ -2861,7 +2866,7 @@ class ClaimExtractor:
                 f.category in (FactCategory.history, FactCategory.symptom) and mention is not None
                 and re.search(
                     rf"\bnormal\s+{re.escape(mention)}|{re.escape(mention)}\s+(?:is\s+|was\s+|has\s+been\s+)?"
-                    rf"(?:\w+\s+)?normal\b", local if local is not None else clause, re.I,
+                    rf"(?:\w+\s+)?(?:normal|on\s+track|age[\s-]appropriate)\b", local if local is not None else clause, re.I,
                 )
             )
         ):
@@ -2971,12 +2976,22 @@ class ClaimExtractor:
                 clause = clause.replace(mention, f.name)  # "the thyroid is tender": judged on the goitre
                 sentence = sentence.replace(mention, f.name)
                 mention = f.name
-            elif mention.lower() in self._canon:
+            elif mention.lower() in self._canon and not ELEVATED_RX.fullmatch(mention.strip()):
+                # (round 137: not a word that itself calls the measure raised, "she is febrile" against a normal
+                # temperature; its canonical "fever" would no longer say so)
                 canon = self._canon[mention.lower()]
                 clause, sentence, mention = clause.replace(mention, canon), sentence.replace(mention, canon), canon
+            local = _local_window(clause, mention)
+            at = clause.find(mention)
+            if present and f.category == FactCategory.imaging and at > 0 and _FOUND_ON_BEFORE.search(clause[:at]):
+                # round 137: "Reduced flow to the left testis on Doppler": the finding the scan is named after is its
+                # result, however far back the finding's first word stands
+                head = clause[:at]
+                cut = max((m.end() for m in _ITEM_START.finditer(head)), default=0)
+                local = head[cut:] + _local_window(clause[at:], mention)
             conflict = (
                 (present and self._other_code(item, mention))
-                or self._qualitative_conflict(f, clause, present, _local_window(clause, mention), mention, sentence)
+                or self._qualitative_conflict(f, clause, present, local, mention, sentence)
                 or (present and _crystal_conflict(f, clause))
                 or (present and _focal_conflict(f, clause))
             )

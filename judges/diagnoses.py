@@ -232,6 +232,8 @@ def _flat_impression(seg: Segment, text: str, start: int) -> bool:
     )
 
 
+# a measured value (a decimal, or a number with its unit): "CSF protein 1.4 g/L", not the "2/2" of "secondary to"
+_MEASURED = re.compile(r"\d+\.\d+|\d+\s*(?:%|(?:mmol|mg|g|ng|pg|µg|mcg|IU|U|mL|µmol|nmol|pmol)/)")
 _BARE_DX_LABEL = re.compile(r"^\W*(?:the\s+)?diagnosis\W*[:\-\u2013\u2014]", re.I)
 # patterns whose capture must look like a diagnosis (or match one of the case's semantically)
 _OTHER_DX_GUARDED = [
@@ -1146,6 +1148,8 @@ def _other_diagnosis(
             m = rx.search(text)
             if m and _NEGATED_BELIEF_BEFORE.search(text[: m.start()]):
                 continue  # round 134: "I am not yet convinced this is a lupus flare": the name is doubted, not called
+            if m and re.match(r"(?:not|no\s+longer|never)\b", m.group("dx").strip(), re.I):
+                continue  # round 137: "which confirms this is not a lupus flare": the name is denied, not called
             if m:
                 raw = re.sub(r"^(?:an?|the)\s+", "", m.group("dx").strip(), flags=re.I)
                 name = _DX_TRIM.sub("", raw).strip(" ,:-")
@@ -1198,6 +1202,8 @@ def _other_diagnosis(
         return None  # a prose sentence under a label alone on its line is not a name unless it means one
     if matched is None and len(full.split()) > 12:
         return None  # "Impression: Total cholesterol 8.6 with normal triglycerides, ...": a summary, not a name
+    if matched is None and _MEASURED.search(" ".join(full.split()[:4])):
+        return None  # round 137: "Assessment: CSF protein 1.4 g/L with 2 WBC/µL": a result opens it, not a name
     if matched is None and _cause_is_case_dx(raw, know):
         return None
     stance = "definitive" if final_line else "probable"

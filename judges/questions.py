@@ -183,7 +183,7 @@ _INVESTIGATION = re.compile(
     # round 133: viral markers, H. pylori tests, urinary antigens and rib films listed bare as orders ("HBV DNA and
     # HBeAg", "H. pylori stool Ag", "Urinary legionella/pneumococcal antigens", "Rib series")
     r"HBV\s+DNA|HCV\s+RNA|viral\s+load|HBeAg|HBsAg|anti-?HBc|H\.?\s?pylori|u?ACR|u?PCR|UACR|UPCR|"
-    r"(?:urinary|urine)\s+(?:[\w\-]+(?:/[\w\-]+)?\s+)?antigens?|(?:rib|skeletal)\s+(?:series|films?|X-rays?)|"
+    r"(?:urinary|urine)\s+(?:[\w\-]+(?:/[\w\-]+)?\s+(?:and\s+[\w\-]+\s+)?)?antigens?|(?:rib|skeletal)\s+(?:series|films?|X-rays?)|"
     # round 134: a fetal trace, a group and save, inspiratory force, viral panels, urine antigens written "Ag",
     # a named scan and carboxyhaemoglobin, listed bare as orders ("CTG", "G&S, 2 units crossmatch", "Serial NIFs",
     # "Resp viral panel", "Legionella/pneumococcal urine Ag", "EPAU scan in AM", "Carboxyhaemoglobin level")
@@ -192,7 +192,15 @@ _INVESTIGATION = re.compile(
     r"carboxyh(?:a)?emoglobin|COHb|"
     # round 136: a plain film, viral serologies, antibody classes, the dengue antigen and tumour markers listed
     # bare as orders ("Knee XR", "HIV/HCV", "IgG tTG / IgG DGP", "Dengue NS1 Ag + IgM", "CA 19-9")
-    r"(?-i:XR)|HIV|HCV|HBV|Ig[MG]|NS1(?:\s+(?:antigen|Ag))?|CA\s?19-9|CA-?125|Gram\s+stain|urine\s+dip)\b",
+    r"(?-i:XR)|HIV|HCV|HBV|Ig[MG]|NS1(?:\s+(?:antigen|Ag))?|CA\s?19-9|CA-?125|Gram\s+stain|urine\s+dip|"
+    # round 137: a biliary scan, antiphospholipid and pregnancy tests, TB tests, complement, NAATs, an eye
+    # examination, demyelination antibodies and blood lead listed bare as orders ("HIDA scan", "aPL panel", "UPT",
+    # "QuantiFERON-TB Gold Plus", "Complement levels", "Ophtho for formal fundoscopy", "Aquaporin-4 and MOG antibodies",
+    # "Venous blood lead to confirm", "Siblings' lead levels")
+    r"HIDA(?:\s+scan)?|(?-i:aPL)|antiphospholipid\s+(?:antibod(?:y|ies)|panel|screen)|UPT|(?:urine\s+)?pregnancy\s+test|"
+    r"QuantiFERON[\w-]*|IGRA|T-?SPOT(?:\.TB)?|Mantoux|complement(?:\s+levels?)?|NAATs?|fundoscopy|ophthalmoscopy|"
+    r"aquaporin-?4|(?-i:AQP-?4|MOG)|(?:(?:venous|capillary)\s+)?(?:blood\s+)?lead\s+levels?|(?:venous|capillary)\s+(?:blood\s+)?lead|"
+    r"(?-i:BLL))\b",
     re.I,
 )
 # "Could someone go through his drinking with him directly?", "can we corroborate that with the GP?":
@@ -216,6 +224,8 @@ _FUTURE_REPEAT = re.compile(
     r"\s*(?:weeks?|wks?|months?|mos?|years?)\b|\b\d+(?:\s*[–-]\s*\d+)?\s*(?:weeks?|months?)\s+(?:after|post|following)\b",
     re.I,
 )
+# a case fact that is itself the repeat of a test ("repeat urine albumin-creatinine ratio")
+_REPEAT_NAME = re.compile(r"(?:repeat|serial|follow-up)\b", re.I)
 # "To confirm:", "To exclude a structural cause:", "To sort this out I'd check:": a line naming the
 # purpose of the list that follows; its bullets are requests (textrules' lead-ins need a request verb)
 _PURPOSE_LEADIN = re.compile(
@@ -311,8 +321,8 @@ def _opens_with_test(text: str) -> bool:
     """Whether an investigation is named in the first three words ("CTPA today", "Stool culture for X"), also
     after two sites or kinds joined by "and" (round 134: "Renal and bladder ultrasound now", "Hepatitis B and C
     serology"), which push the test's name to the fourth or fifth word."""
-    if _INVESTIGATION.search(" ".join(text.split()[:3])):
-        return True
+    if _INVESTIGATION.search(" ".join(text.split()[:3])) or _INVESTIGATION.match(text.lstrip()):
+        return True  # (round 137: or a longer name from the first word on, "Urinary pneumococcal and Legionella antigens")
     joined = _JOINED_KINDS.match(text)
     return joined is not None and bool(_INVESTIGATION.match(text[joined.end():]))
 
@@ -425,7 +435,8 @@ _TREATMENT = re.compile(
     r"\b(?:O2|oxygen|non-?rebreather|NRB|fluids?|bolus|saline|dextrose|infusion|analgesi\w*|antibiotics?|"
     r"antiemetic|catheter\w*|catheteri[sz]\w*|transfusion|insulin|calcium\s+gluconate|L/min|mL/kg|mg/kg|"
     r"\d+\s*mg\b|nil\s+by\s+mouth|NBM|NG\s+tube|nasogastric|hyperbaric|enema\s+reduction|surgery|theatre|"
-    r"cannul\w*|laparoscop\w*|laparotom\w*|\w+ectomy|\w+opexy|exploration|anti-?D|immunoglobulin)\b",
+    r"cannul\w*|laparoscop\w*|laparotom\w*|\w+ectomy|\w+opexy|exploration|anti-?D|immunoglobulin|"
+    r"IVIG|plasma\s+exchange|PLEX)\b",  # (round 137: "**Meanwhile:** start IVIG 0.4 g/kg/day")
     re.I,
 )
 # An anaphoric request for what was asked before ("Can we get those urgently?", "Any news on them?")
@@ -473,7 +484,10 @@ _EXAMINE_WORD = re.compile(r"(?:re-?)?examin(?:e|ation)", re.I)
 # (round 134: and a digit inside a test's own name, "JAK2 mutation screen", "C3/C4", "B12 and folate", and the units
 # of blood a crossmatch asks for, "G&S, 2 units crossmatch")
 _TEST_NAME_NUMBERS = re.compile(
-    r"\b\d+[\s-]*(?:lead|hours?|h|hr|am|pm)\b|\bx\s*\d\b|(?-i:\b[A-Z][A-Za-z]*\d+[A-Za-z]*\b)|"
+    r"\b\d+[\s-]*(?:lead|hours?|h|hr|am|pm)\b|\bx\s*\d\b|(?-i:\b[a-z]?[A-Z][A-Za-z]*-?\d+[A-Za-z]*\b)|"
+    # round 137: a test's schedule and the scanner's field strength ("FVC q6h", "Serial Hgb q4h", "Repeat venous
+    # Pb 1/12", "3T epilepsy-protocol MRI"); the lower-case "fT4" and the hyphened "Aquaporin-4" are names too
+    r"\bq\s?\d+\s?(?:h|hrs?|hourly|min)\b|\b\d+/(?:12|52)\b|(?-i:\b[13](?:\.5)?T\b)|"
     r"\b\d+\s*(?:units?|u)\s+(?:of\s+)?(?:blood\s+|RBCs?\s+|PRBCs?\s+|red\s+cells\s+)?(?:cross-?match\w*|X-?match\w*)",
     re.I,
 )
@@ -489,12 +503,18 @@ _NOT_BARE = re.compile(
     re.I,
 )
 _ORDER_DETAIL = re.compile(
-    r"\b(?:with|w/)\s*(?:and\s+without\s+)?(?:IV\s+)?(?:contrast|gadolinium|gad|DWI|diffusion|(?:a\s+)?diff(?:erential)?)\b|"
+    # (round 137: "w/wo contrast", "with/without contrast"; what the order also measures, "with platelets", "with
+    # microscopy", "w/ opening pressure", "with Doppler")
+    r"\b(?:with|w/)\s*(?:(?:and\s+|/\s*)?(?:without|w/?o)\s+)?(?:IV\s+)?(?:contrast|gadolinium|gad|DWI|diffusion|"
+    r"(?:a\s+)?diff(?:erential)?|platelets?|microscopy|opening\s+pressures?|doppler|cell\s+count|film)\b|"
     # round 136: "Colonoscopy w/ bx": the biopsies taken at the test belong to its order
     r"\b(?:with|w/)\s*(?:bx|biops(?:y|ies))\b|"
-    r"\bbefore\s+(?:any|the|his|her|a|an)\b.*$|\((?:drawn?|taken|sent)\s+before\b[^)]*\)",
+    r"\bbefore\s+(?:any|the|his|her|a|an|starting|commencing|initiating)\b.*$|\((?:drawn?|taken|sent)\s+before\b[^)]*\)",
     re.I,
 )
+# the colon of a result ("CXR: clear") or of a test and what to measure on it ("LP: protein, cell count"), not of a
+# ratio written between two words ("protein:creatinine")
+_RESULT_COLON = re.compile(r"(?<![A-Za-z]):|:(?![A-Za-z])")
 # round 136: what a bare order is for ("Troponin to complete risk stratification"): an order, not a result
 _ORDER_PURPOSE = re.compile(
     r"\bto\s+(?:complete|assess|exclude|rule\s+out|r/o|confirm|look\s+for|screen\s+for|stratify|quantify|stage|guide)\b|"
@@ -503,7 +523,10 @@ _ORDER_PURPOSE = re.compile(
 )
 # (round 134: or booked for the next morning, "FBC in AM;", which asks for a value not yet existing)
 _URGENT_WORD = re.compile(
-    r"\b(?:stat|now|urgent(?:ly)?|today|asap|tonight|please|pls|in\s+(?:the\s+)?(?:AM|morning)|tomorrow)\b", re.I
+    r"\b(?:stat|now|urgent(?:ly)?|today|asap|tonight|please|pls|in\s+(?:the\s+)?(?:AM|morning)|tomorrow|"
+    # round 137: a measure ordered at intervals ("FVC q6h", "Serial Hgb q6h"), new values of a released one
+    r"q\s?\d+\s?(?:h|hrs?|min))\b",
+    re.I,
 )
 # Exposure history (travel, pets, animals) asked without naming a case fact: pertinent to a presentation
 # with an infectious diagnosis in play, routine otherwise ("Has she travelled abroad recently?" in a
@@ -839,6 +862,14 @@ _TREATMENT_INDICATED = re.compile(
 )
 
 
+# a drug's serum level or dose history named after it ("Lamotrigine level", "trough tacrolimus"), which is a test
+_DRUG_LEVEL = re.compile(r"\b(?:levels?|concentrations?|trough|assay|history)\b", re.I)
+# round 137: advice on diet or habits listed under a tests heading ("cap milk at 16 oz/day", "Limit cow's milk")
+_ADVICE = re.compile(r"^\W*(?:cap|limit|restrict|cut\s+down|encourage|advise|counsel|educate|reassure)\b", re.I)
+# a dose written after a drug's name ("Hydrocortisone 100 mg IV now", "IVIG 0.4 g/kg/day")
+_DRUG_DOSE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|µg|micrograms?|g|units?|mmol|mL)(?:/kg)?\b", re.I)
+
+
 def _orders_a_drug(text: str) -> bool:
     """"Stop the ibuprofen", "start hydrocortisone": an order verb first, then a drug or treatment."""
     return bool(_ORDER_VERB.match(text)) and _is_drug_order(text)
@@ -913,9 +944,17 @@ def is_request(seg: Segment) -> tuple[bool, str]:
     if seg.section == "questions":
         if not seg.bullet and _TREATMENT_ORDER.match(text) and not QUESTION_RX.search(text) and not text.endswith("?"):
             return False, "a treatment order, not a request for information"
-        if not text.endswith("?") and _orders_a_drug(text):
+        if not text.endswith("?") and (_orders_a_drug(text) or (_DRUG_DOSE.search(text) and _is_drug_order(text))):
             # round 131: "- Stop the ibuprofen" closing a list of tests: a drug order, whatever the heading
+            # (round 137: or a drug written with its dose, "Hydrocortisone 100 mg IV now")
             return False, "an order for a drug or treatment, not a request for information"
+        if not text.endswith("?") and _DRUG_WORD.match(text.lstrip(" -*•")) and _is_drug_order(text) and not (
+            _DRUG_LEVEL.search(text)
+        ):
+            # round 137: a drug named first ("levothyroxine only after steroid replacement is established"), not its level
+            return False, "an order for a drug or treatment, not a request for information"
+        if not text.endswith("?") and _ADVICE.match(text):
+            return False, "advice to the patient ('cap milk at 16 oz/day'), not a request for information"
         return True, "item under a questions/tests heading"
     ends_q = text.endswith("?")
     if ends_q and _WHY_HEADING.match(text):
@@ -941,8 +980,12 @@ def is_request(seg: Segment) -> tuple[bool, str]:
         return False, "a wish about naming or treating ('I'd want to call it X'), not a request"
     if not ends_q and not re.search(r"\bplease\b", text, re.I) and _orders_a_drug(text):
         return False, "an order for a drug or treatment, not a request for information"
-    if not ends_q and cue is not None and re.search(r"\badd\b", cue.group(0), re.I) and not _names_test(
-        text[cue.end():], analyte_text=text
+    if not ends_q and cue is not None and re.search(r"\badd\b", cue.group(0), re.I) and (
+        not _names_test(text[cue.end():], analyte_text=text)
+        # round 137: "I would add ramipril for the proteinuria once the creatinine is stable": a drug added first
+        or (_is_drug_order(" ".join(text[cue.end():].split()[:2])) and not (
+            _opens_with_analyte(text[cue.end():].strip()) or _SPECIMEN_FIRST.match(text[cue.end():].strip())
+        ))
     ):
         return False, "adds something that is not a test ('I'd add colchicine'), not a request for information"
     if not ends_q and seg.section == "plan" and _SCHEDULED_ORDER.match(text):
@@ -1135,7 +1178,11 @@ class QuestionReader:
                 if req and not after_final:
                     rec = self._question(tc, seg, why, len(records) + 1, prev_seg, records)
                     records.append(rec)
-                    for fid in rec.targets if not _FUTURE_REPEAT.search(seg.text) else ():
+                    for fid in (
+                        rec.targets if not _FUTURE_REPEAT.search(seg.text)
+                        # round 137: "Repeat ACR in 3 mo" does ask for a fact the case names as the repeat
+                        else [f for f in rec.targets if _REPEAT_NAME.match(getattr(self.know.matcher.facts.get(f), "name", ""))]
+                    ):
                         mentions.append((tc.index, fid, seg, "request"))
                     if not rec.targets:
                         pending_sem.append((rec, tc.index, seg))
@@ -1233,10 +1280,10 @@ class QuestionReader:
         sample") in an assessment note: an order when it names a case fact not yet released, or carries
         an urgency word. A result ("CXR: small rim", "ECG sinus tach") or a treatment is not."""
         t = text.strip().rstrip(".")
-        if ":" in t:
+        if (colon := _RESULT_COLON.search(t)) is not None:  # (round 137: not a ratio's, "Urine protein:creatinine ratio")
             # "LP: protein, cell count, glucose", "U&E: creatinine and potassium": the test, then what to measure
             # on it; "CXR: clear", "LP: protein 1.2" report a result
-            head, _, tail = t.partition(":")
+            head, tail = t[: colon.start()], t[colon.end():]
             if not (_INVESTIGATION.fullmatch(head.strip()) and not _RESULT_SHAPED.search(tail)
                     and not _RESULT_WORD.search(tail)):
                 return False
@@ -1250,6 +1297,11 @@ class QuestionReader:
         t = _CONDITION_TAIL.sub("", _RATIONALE.split(t, maxsplit=1)[0]).strip()
         # (round 136: a longer item when it opens with the test or lists analytes, "Gram stain and culture of the
         # synovial fluid, plus blood cultures x2")
+        # round 137: a purpose clause ("RUQ ultrasound to confirm gallbladder wall thickening", "Venous blood lead to
+        # confirm or refute the capillary result") names what the order should show, not a result of it
+        purpose = _ORDER_PURPOSE.search(t)
+        if purpose is not None and purpose.start() > 0:
+            t = t[: purpose.start()].strip()
         listed = _analyte_list(t)
         limit = 16 if listed or _opens_with_test(t) else 10
         if not t or len(t.split()) > limit or "?" in t or _TREATMENT_ORDER.match(t) or (
@@ -1272,7 +1324,7 @@ class QuestionReader:
             # round 131: "Ammonia level", "Reticulocyte count")
             return True
         # (round 136: or its purpose, "Troponin to complete risk stratification")
-        return bool(_URGENT_WORD.search(t) or _ORDER_PURPOSE.search(t)) and bool(ids or _INVESTIGATION.search(t))
+        return bool(_URGENT_WORD.search(t) or purpose) and bool(ids or _INVESTIGATION.search(t))
 
     @functools.cached_property
     def _dx_names(self) -> list[str]:

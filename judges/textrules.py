@@ -451,7 +451,9 @@ QUESTION_RX = re.compile(
     r"\b(?:should|must)\s+be\s+(?:checked|ordered|sent|obtained|performed|done|measured|repeated|arranged|"
     r"requested|confirmed|rechecked|re-checked|verified|reviewed|retested|re-tested)|"
     # "suggest a/the ..." asks; "nothing to suggest a ...", "this would suggest a ..." weigh evidence (round 87)
-    r"(?:(?:recommend|request|order|advise)(?:ing)?|(?<!\bto\s)(?<!\bwould\s)(?<!\bmight\s)(?<!\bcould\s)(?<!\bmay\s)suggest)"
+    # (round 137: nor "does not suggest a recent dose")
+    r"(?:(?:recommend|request|order|advise)(?:ing)?|(?<!\bto\s)(?<!\bwould\s)(?<!\bmight\s)(?<!\bcould\s)(?<!\bmay\s)"
+    r"(?<!\bnot\s)(?<!n't\s)suggest)"
     r"\s+(?:an?\b|the\b|checking|obtaining|ordering|"
     r"measuring|repeating|urgent|a\s+repeat)|"
     r"^(?:check|order|send|obtain|request|arrange|measure|repeat|rpt|recheck|get|perform|add)\b"
@@ -636,6 +638,8 @@ RESULT_RX = re.compile(
     r"positive|unremarkable|markedly|mildly|moderately|significantly|grossly|within\s+(?:the\s+)?normal|"
     r"detected|undetectable|present|absent|confirmed|consistent|is\s+\d|was\s+\d|of\s+\d|at\s+\d|"
     r"non-?reactive|reactive|clear|enlarged|thickened|tender|swollen|palpable|seen|identified|"
+    # round 137: a function called kept ("Her eGFR is preserved")
+    r"preserved|"
     r"excluded|within\s+range|in\s+range|patent|confirms|demonstrates|grows|grew|grown|growing|growth|bland|trace|"
     r"susceptible|sensitive|resistant|isolated|"
     # terse chart words: "HCG neg", "MRI clean", "neuro exam non-focal", "CXR NAD", "LFTs WNL"
@@ -668,7 +672,9 @@ LOW_RX = re.compile(r"\b(?:low(?![\s-]grade)|reduced|decreased|below|depressed)\
 NORMAL_RX = re.compile(
     # "ten times normal", "above the upper limit of normal", "2x normal": a fold of the limit calls it raised
     r"\b(?:(?<!times\s)(?<!above\s)(?<!over\s)(?<!of\s)(?<!x\s)(?<!×\s)normal|nl|unremarkable|bland|"
-    r"within\s+(?:the\s+)?normal|in\s+range|within\s+range|clean|NAD|WNL|non-?focal)\b",
+    r"within\s+(?:the\s+)?normal|in\s+range|within\s+range|clean|NAD|WNL|non-?focal|"
+    # round 137: a development called normal ("His development is on track", "age-appropriate milestones")
+    r"on\s+track|age[\s-]appropriate)\b",
     re.I,
 )
 REFERENCE_CTX_RX = re.compile(
