@@ -508,15 +508,15 @@ _FINDING_ON_STUDY = re.compile(
 )
 # a finding placed on an imaging study by "on": whatever its name, it states the study's result ("the
 # emphysema on his HRCT"); "based on the CT" and "repeat on CT" use or order the study instead
-# where the item a finding belongs to begins, in the words before a scan's name ("With the normal temperature and
-# no consolidation on the X-ray": only "no consolidation" is the X-ray's)
-_ITEM_START = re.compile(r"[,;:(]|\b(?:and|with|but|plus)\b", re.I)
 _FOUND_ON_BEFORE = re.compile(
     r"\b(?!(?:based|depending|depends|relying|rely|focus|decide|act|comment|wait|waiting|repeat|later|"
     r"follow-up|up|done|performed|requested|booked|planned|arranged|ordered|pending)\b)[a-z][a-z-]{3,}\s+"
     r"(?:seen\s+|visible\s+|shown\s+)?on\s+(?:the\s+|her\s+|his\s+|today's\s+)?(?:\w+\s+)?$",
     re.I,
 )
+# where the item a finding belongs to begins, in the words before a scan's name ("With the normal temperature and
+# no consolidation on the X-ray": only "no consolidation" is the X-ray's)
+_ITEM_START = re.compile(r"[,;:(]|\b(?:and|with|but|plus)\b", re.I)
 # the names a case fact may give the same kind of study
 _STUDY_KIN = {"hrct": ("HRCT", "CT"), "cxr": ("CXR", "X-?ray", "radiograph"), "axr": ("AXR", "X-?ray", "radiograph"),
               "x-ray": ("X-?ray", "CXR", "AXR", "radiograph"), "xray": ("X-?ray", "CXR", "AXR", "radiograph"),

@@ -980,12 +980,11 @@ def is_request(seg: Segment) -> tuple[bool, str]:
         return False, "a wish about naming or treating ('I'd want to call it X'), not a request"
     if not ends_q and not re.search(r"\bplease\b", text, re.I) and _orders_a_drug(text):
         return False, "an order for a drug or treatment, not a request for information"
+    added = text[cue.end():].strip() if cue is not None else ""
     if not ends_q and cue is not None and re.search(r"\badd\b", cue.group(0), re.I) and (
-        not _names_test(text[cue.end():], analyte_text=text)
+        not _names_test(added, analyte_text=text)
         # round 137: "I would add ramipril for the proteinuria once the creatinine is stable": a drug added first
-        or (_is_drug_order(" ".join(text[cue.end():].split()[:2])) and not (
-            _opens_with_analyte(text[cue.end():].strip()) or _SPECIMEN_FIRST.match(text[cue.end():].strip())
-        ))
+        or (_is_drug_order(" ".join(added.split()[:2])) and not (_opens_with_analyte(added) or _SPECIMEN_FIRST.match(added)))
     ):
         return False, "adds something that is not a test ('I'd add colchicine'), not a request for information"
     if not ends_q and seg.section == "plan" and _SCHEDULED_ORDER.match(text):
@@ -1295,13 +1294,13 @@ class QuestionReader:
         # round 136: the reason and the condition written after the order are no result of it ("Renal function and
         # a lipid profile, given the high urate", "a urine culture if there is frequency")
         t = _CONDITION_TAIL.sub("", _RATIONALE.split(t, maxsplit=1)[0]).strip()
-        # (round 136: a longer item when it opens with the test or lists analytes, "Gram stain and culture of the
-        # synovial fluid, plus blood cultures x2")
         # round 137: a purpose clause ("RUQ ultrasound to confirm gallbladder wall thickening", "Venous blood lead to
         # confirm or refute the capillary result") names what the order should show, not a result of it
         purpose = _ORDER_PURPOSE.search(t)
         if purpose is not None and purpose.start() > 0:
             t = t[: purpose.start()].strip()
+        # (round 136: a longer item when it opens with the test or lists analytes, "Gram stain and culture of the
+        # synovial fluid, plus blood cultures x2")
         listed = _analyte_list(t)
         limit = 16 if listed or _opens_with_test(t) else 10
         if not t or len(t.split()) > limit or "?" in t or _TREATMENT_ORDER.match(t) or (
