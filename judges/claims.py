@@ -140,6 +140,7 @@ from medgym.judges.textrules import (
     NORMAL_RX,
     NUMBER_WORD_RX,
     NUMBER_WORDS,
+    ON_TRACK,
     REASONING_RX,
     REFERENCE_CTX_RX,
     RELATIVE_RX,
@@ -517,6 +518,19 @@ _FOUND_ON_BEFORE = re.compile(
 # where the item a finding belongs to begins, in the words before a scan's name ("With the normal temperature and
 # no consolidation on the X-ray": only "no consolidation" is the X-ray's)
 _ITEM_START = re.compile(r"[,;:(]|\b(?:and|with|but|plus)\b", re.I)
+
+
+def _found_on_window(clause: str, mention: str) -> str:
+    """The words a scan's result is read from (:func:`_local_window`), reaching back, round 137, over a finding
+    named before the scan ("Reduced flow to the left testis on Doppler") to where the finding's item begins."""
+    at = clause.find(mention)
+    if at <= 0 or not _FOUND_ON_BEFORE.search(clause[:at]):
+        return _local_window(clause, mention)
+    head = clause[:at]
+    cut = max((m.end() for m in _ITEM_START.finditer(head)), default=0)
+    return head[cut:] + _local_window(clause[at:], mention)
+
+
 # the names a case fact may give the same kind of study
 _STUDY_KIN = {"hrct": ("HRCT", "CT"), "cxr": ("CXR", "X-?ray", "radiograph"), "axr": ("AXR", "X-?ray", "radiograph"),
               "x-ray": ("X-?ray", "CXR", "AXR", "radiograph"), "xray": ("X-?ray", "CXR", "AXR", "radiograph"),
@@ -2866,7 +2880,7 @@ class ClaimExtractor:
                 f.category in (FactCategory.history, FactCategory.symptom) and mention is not None
                 and re.search(
                     rf"\bnormal\s+{re.escape(mention)}|{re.escape(mention)}\s+(?:is\s+|was\s+|has\s+been\s+)?"
-                    rf"(?:\w+\s+)?(?:normal|on\s+track|age[\s-]appropriate)\b", local if local is not None else clause, re.I,
+                    rf"(?:\w+\s+)?(?:normal|{ON_TRACK})\b", local if local is not None else clause, re.I,
                 )
             )
         ):
@@ -2981,14 +2995,10 @@ class ClaimExtractor:
                 # temperature; its canonical "fever" would no longer say so)
                 canon = self._canon[mention.lower()]
                 clause, sentence, mention = clause.replace(mention, canon), sentence.replace(mention, canon), canon
-            local = _local_window(clause, mention)
-            at = clause.find(mention)
-            if present and f.category == FactCategory.imaging and at > 0 and _FOUND_ON_BEFORE.search(clause[:at]):
-                # round 137: "Reduced flow to the left testis on Doppler": the finding the scan is named after is its
-                # result, however far back the finding's first word stands
-                head = clause[:at]
-                cut = max((m.end() for m in _ITEM_START.finditer(head)), default=0)
-                local = head[cut:] + _local_window(clause[at:], mention)
+            local = (
+                _found_on_window(clause, mention) if present and f.category == FactCategory.imaging
+                else _local_window(clause, mention)
+            )
             conflict = (
                 (present and self._other_code(item, mention))
                 or self._qualitative_conflict(f, clause, present, local, mention, sentence)

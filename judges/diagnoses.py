@@ -234,6 +234,8 @@ def _flat_impression(seg: Segment, text: str, start: int) -> bool:
 
 # a measured value (a decimal, or a number with its unit): "CSF protein 1.4 g/L", not the "2/2" of "secondary to"
 _MEASURED = re.compile(r"\d+\.\d+|\d+\s*(?:%|(?:mmol|mg|g|ng|pg|µg|mcg|IU|U|mL|µmol|nmol|pmol)/)")
+# "this is not a lupus flare", "it is no longer X": the name after "this is" denied, not called
+_DENIED_CALL = re.compile(r"(?:not|no\s+longer|never)\b", re.I)
 _BARE_DX_LABEL = re.compile(r"^\W*(?:the\s+)?diagnosis\W*[:\-\u2013\u2014]", re.I)
 # patterns whose capture must look like a diagnosis (or match one of the case's semantically)
 _OTHER_DX_GUARDED = [
@@ -1148,7 +1150,7 @@ def _other_diagnosis(
             m = rx.search(text)
             if m and _NEGATED_BELIEF_BEFORE.search(text[: m.start()]):
                 continue  # round 134: "I am not yet convinced this is a lupus flare": the name is doubted, not called
-            if m and re.match(r"(?:not|no\s+longer|never)\b", m.group("dx").strip(), re.I):
+            if m and _DENIED_CALL.match(m.group("dx").strip()):
                 continue  # round 137: "which confirms this is not a lupus flare": the name is denied, not called
             if m:
                 raw = re.sub(r"^(?:an?|the)\s+", "", m.group("dx").strip(), flags=re.I)

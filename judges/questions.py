@@ -875,6 +875,16 @@ def _orders_a_drug(text: str) -> bool:
     return bool(_ORDER_VERB.match(text)) and _is_drug_order(text)
 
 
+def _drug_list_item(text: str) -> bool:
+    """A drug or treatment listed under a tests heading: ordered with a verb ("- Stop the ibuprofen" closing a list
+    of tests, round 131), or, round 137, written with its dose ("Hydrocortisone 100 mg IV now", "**Meanwhile:** start
+    IVIG 0.4 g/kg/day") or named first ("levothyroxine only after steroid replacement"; not "Lamotrigine level")."""
+    return _is_drug_order(text) and bool(
+        _ORDER_VERB.match(text) or _DRUG_DOSE.search(text)
+        or (_DRUG_WORD.match(text.lstrip(" -*•")) and not _DRUG_LEVEL.search(text))
+    )
+
+
 def _word_suffixes(text: str, n: int) -> list[str]:
     """``text`` and ``text`` without its first 1..n modifier words ("erect chest X-ray", "chest X-ray");
     never past a conjunction ("IVIg and FVC monitoring" is a treatment first)."""
@@ -944,14 +954,7 @@ def is_request(seg: Segment) -> tuple[bool, str]:
     if seg.section == "questions":
         if not seg.bullet and _TREATMENT_ORDER.match(text) and not QUESTION_RX.search(text) and not text.endswith("?"):
             return False, "a treatment order, not a request for information"
-        if not text.endswith("?") and (_orders_a_drug(text) or (_DRUG_DOSE.search(text) and _is_drug_order(text))):
-            # round 131: "- Stop the ibuprofen" closing a list of tests: a drug order, whatever the heading
-            # (round 137: or a drug written with its dose, "Hydrocortisone 100 mg IV now")
-            return False, "an order for a drug or treatment, not a request for information"
-        if not text.endswith("?") and _DRUG_WORD.match(text.lstrip(" -*•")) and _is_drug_order(text) and not (
-            _DRUG_LEVEL.search(text)
-        ):
-            # round 137: a drug named first ("levothyroxine only after steroid replacement is established"), not its level
+        if not text.endswith("?") and _drug_list_item(text):
             return False, "an order for a drug or treatment, not a request for information"
         if not text.endswith("?") and _ADVICE.match(text):
             return False, "advice to the patient ('cap milk at 16 oz/day'), not a request for information"

@@ -669,12 +669,12 @@ ELEVATED_RX = re.compile(
     r"\b(?:elevated|raised|high|increased|markedly|abnormal|deranged|above|prolonged|febrile|pyrexial|running\s+a)\b", re.I
 )
 LOW_RX = re.compile(r"\b(?:low(?![\s-]grade)|reduced|decreased|below|depressed)\b", re.I)
+# round 137: a development called normal ("His development is on track", "age-appropriate milestones")
+ON_TRACK = r"on\s+track|age[\s-]appropriate"
 NORMAL_RX = re.compile(
     # "ten times normal", "above the upper limit of normal", "2x normal": a fold of the limit calls it raised
     r"\b(?:(?<!times\s)(?<!above\s)(?<!over\s)(?<!of\s)(?<!x\s)(?<!×\s)normal|nl|unremarkable|bland|"
-    r"within\s+(?:the\s+)?normal|in\s+range|within\s+range|clean|NAD|WNL|non-?focal|"
-    # round 137: a development called normal ("His development is on track", "age-appropriate milestones")
-    r"on\s+track|age[\s-]appropriate)\b",
+    r"within\s+(?:the\s+)?normal|in\s+range|within\s+range|clean|NAD|WNL|non-?focal|" + ON_TRACK + r")\b",
     re.I,
 )
 REFERENCE_CTX_RX = re.compile(
