@@ -538,13 +538,13 @@ def _blocked(
         return "hedged"  # "his bilirubin is probably high" (not "... could be <diagnosis>")
     if _CONDITIONAL.search(before) or _CONDITIONAL.search(text[max(0, c0 - 40):c0][-15:]):
         return "conditional"
-    if _CLAIM_HEDGE.search(before):
+    if _CLAIM_HEDGE.search(_after_premise_cue(before)):
         return "hedged"
     if not numeric and _ARGUED_AGAINST.search(text[max(0, pos - 40) : pos]):
         return "a hypothesis argued against ('arguing against pre-existing diabetes'), not a patient fact"
     if _MANAGEMENT_CHOICE.search(before) and not numeric:
         return "management choice (what to give or not give), not a patient fact"
-    if GENERIC_RX.search(clause) and not (numeric and _remarks_on_value(text, pos, end, c0, c1)):
+    if _generic_clause(clause) and not (numeric and _remarks_on_value(text, pos, end, c0, c1)):
         return "general knowledge"
     if MISSING_RX.search(_sub_sentence(text, pos)) or _REQUESTED_BUT_NOT.search(text[pos:]):
         return "states that it is missing or pending"
@@ -597,6 +597,27 @@ _DEFINITE_SUBJECT = re.compile(
     r"(?:^\s*(?!(?:a|an|any|some|patients|people)\b)|\b(?:the|his|her|their|this|that|its|our)\s)[^;:]{0,60}$", re.I
 )
 _THAN_EXPECTED = re.compile(r"\bthan\s+(?:I|we|you|one)\s+would\s+(?:\w+\s+)?expect", re.I)
+
+
+# round 138: the premise of a hedged call ("Still suspect dengue coinfection given petechiae + plt 62"): the hedge is
+# on the call, the premise after "given" / "in view of" / "because of" is stated (not "he may have been given X")
+_PREMISE_CUE = re.compile(
+    r"\b(?:(?<!been\s)(?<!\bbe\s)(?<!was\s)(?<!were\s)(?<!\bis\s)(?<!are\s)given|in\s+view\s+of|because\s+of)\s", re.I
+)
+# round 138: "can be" said of the patient ("a normal bilirubin mean he can be managed as uncomplicated") is no
+# general statement
+_PATIENT_SUBJECT = re.compile(r"\b(?:he|she|they|the\s+patient)\s+$", re.I)
+
+
+def _after_premise_cue(before: str) -> str:
+    """The words before a claim from its last premise cue on ("... suspect X given " -> ""), else all of them."""
+    cues = list(_PREMISE_CUE.finditer(before))
+    return before[cues[-1].end() :] if cues else before
+
+
+def _generic_clause(clause: str) -> bool:
+    """Whether a clause states general knowledge: a generic phrase not said of the patient ("he can be managed")."""
+    return any(not _PATIENT_SUBJECT.search(clause[: m.start()]) for m in GENERIC_RX.finditer(clause))
 
 
 def _remarks_on_value(text: str, pos: int, end: int, c0: int, c1: int) -> bool:

@@ -200,7 +200,11 @@ _INVESTIGATION = re.compile(
     r"HIDA(?:\s+scan)?|(?-i:aPL)|antiphospholipid\s+(?:antibod(?:y|ies)|panel|screen)|UPT|(?:urine\s+)?pregnancy\s+test|"
     r"QuantiFERON[\w-]*|IGRA|T-?SPOT(?:\.TB)?|Mantoux|complement(?:\s+levels?)?|NAATs?|fundoscopy|ophthalmoscopy|"
     r"aquaporin-?4|(?-i:AQP-?4|MOG)|(?:(?:venous|capillary)\s+)?(?:blood\s+)?lead\s+levels?|(?:venous|capillary)\s+(?:blood\s+)?lead|"
-    r"(?-i:BLL))\b",
+    r"(?-i:BLL)|"
+    # round 138: bone densitometry, apolipoprotein B and urine antigens written "Ag" after the organism ("DEXA
+    # (include the forearm)", "Apolipoprotein B level", "Urine strep/legionella Ag")
+    r"DEXA|DXA|bone\s+(?:densitometry|density\s+scan)|apolipoprotein\s+B|(?-i:apoB|ApoB)|"
+    r"(?:urinary|urine)\s+[\w\-]+(?:/[\w\-]+)?\s+Ags?)\b",
     re.I,
 )
 # "Could someone go through his drinking with him directly?", "can we corroborate that with the GP?":
@@ -488,6 +492,8 @@ _TEST_NAME_NUMBERS = re.compile(
     # round 137: a test's schedule and the scanner's field strength ("FVC q6h", "Serial Hgb q4h", "Repeat venous
     # Pb 1/12", "3T epilepsy-protocol MRI"); the lower-case "fT4" and the hyphened "Aquaporin-4" are names too
     r"\bq\s?\d+\s?(?:h|hrs?|hourly|min)\b|\b\d+/(?:12|52)\b|(?-i:\b[13](?:\.5)?T\b)|"
+    # round 138: the vitamin D metabolites' numbers ("1,25-dihydroxyvitamin D", "25-OH vitamin D")
+    r"\b(?:1,\s?)?25-(?:di)?(?:OH|hydroxy)\w*|"
     r"\b\d+\s*(?:units?|u)\s+(?:of\s+)?(?:blood\s+|RBCs?\s+|PRBCs?\s+|red\s+cells\s+)?(?:cross-?match\w*|X-?match\w*)",
     re.I,
 )
@@ -506,7 +512,9 @@ _ORDER_DETAIL = re.compile(
     # (round 137: "w/wo contrast", "with/without contrast"; what the order also measures, "with platelets", "with
     # microscopy", "w/ opening pressure", "with Doppler")
     r"\b(?:with|w/)\s*(?:(?:and\s+|/\s*)?(?:without|w/?o)\s+)?(?:IV\s+)?(?:contrast|gadolinium|gad|DWI|diffusion|"
-    r"(?:a\s+)?diff(?:erential)?|platelets?|microscopy|opening\s+pressures?|doppler|cell\s+count|film)\b|"
+    r"(?:a\s+)?diff(?:erential)?|platelets?|microscopy|opening\s+pressures?|doppler|cell\s+count|film|DLCO|TLCO)\b|"
+    # round 138: an instruction in brackets ("DEXA (include the forearm)")
+    r"\((?:include|including|incl\.?|to\s+include)\b[^)]*\)|"
     # round 136: "Colonoscopy w/ bx": the biopsies taken at the test belong to its order
     r"\b(?:with|w/)\s*(?:bx|biops(?:y|ies))\b|"
     r"\bbefore\s+(?:any|the|his|her|a|an|starting|commencing|initiating)\b.*$|\((?:drawn?|taken|sent)\s+before\b[^)]*\)",
@@ -515,10 +523,12 @@ _ORDER_DETAIL = re.compile(
 # the colon of a result ("CXR: clear") or of a test and what to measure on it ("LP: protein, cell count"), not of a
 # ratio written between two words ("protein:creatinine")
 _RESULT_COLON = re.compile(r"(?<![A-Za-z]):|:(?![A-Za-z])")
+# round 138: an article and a word of scope before a test's name ("A full examination: ...")
+_SCOPE_ARTICLE = re.compile(r"^(?:an?|the)\s+(?:(?:full|formal|complete|thorough|careful|repeat)\s+)?", re.I)
 # round 136: what a bare order is for ("Troponin to complete risk stratification"): an order, not a result
 _ORDER_PURPOSE = re.compile(
     r"\bto\s+(?:complete|assess|exclude|rule\s+out|r/o|confirm|look\s+for|screen\s+for|stratify|quantify|stage|guide)\b|"
-    r"\bfor\s+(?:risk\s+stratification|staging|localisation|localization)\b",
+    r"\bfor\s+(?:risk\s+stratification|staging|localisation|localization|(?:surgical\s+|pre-?op\w*\s+)?fitness)\b",
     re.I,
 )
 # (round 134: or booked for the next morning, "FBC in AM;", which asks for a value not yet existing)
@@ -528,6 +538,9 @@ _URGENT_WORD = re.compile(
     r"q\s?\d+\s?(?:h|hrs?|min))\b",
     re.I,
 )
+# round 138: a measure to be followed ("Trend LFTs daily", "CBC daily, trend plt"): new values of a released one
+# (not "daily" alone: "a daily banana-and-orange smoothie" is a diet)
+_MONITORING_WORD = re.compile(r"\b(?:trend(?:ing)?|serial)\b", re.I)
 # Exposure history (travel, pets, animals) asked without naming a case fact: pertinent to a presentation
 # with an infectious diagnosis in play, routine otherwise ("Has she travelled abroad recently?" in a
 # kidney-stone work-up, "Does he keep a dog?" in a lung-nodule clinic)
@@ -864,6 +877,14 @@ _TREATMENT_INDICATED = re.compile(
 
 # a drug's serum level or dose history named after it ("Lamotrigine level", "trough tacrolimus"), which is a test
 _DRUG_LEVEL = re.compile(r"\b(?:levels?|concentrations?|trough|assay|history)\b", re.I)
+# round 138: a plan for a failure to come ("If aspiration fails, small-bore drain") under a tests heading
+_CONTINGENCY = re.compile(r"^\W*if\s+[^,]{2,50}\b(?:fails?|unsuccessful|recurs?|persists?|does\s*n[o']t\s+work)\b[^,]*,", re.I)
+# round 138: a note's "– ?" ending a segment, shorthand for "query" ("Still suspect thyroid – ? early hypothyroidism")
+_QUERY_DASH = re.compile(r"\s[–—-]\s*\?$")
+# round 138: a surveillance test due years from now ("He will need a surveillance colonoscopy at three years")
+_FUTURE_NEED = re.compile(
+    r"\bwill\s+need\b[^.?]*\b(?:at|in|after)\s+(?:\d+|one|two|three|five|ten)\s*(?:years?|yrs?)\b", re.I
+)
 # round 137: advice on diet or habits listed under a tests heading ("cap milk at 16 oz/day", "Limit cow's milk")
 _ADVICE = re.compile(r"^\W*(?:cap|limit|restrict|cut\s+down|encourage|advise|counsel|educate|reassure)\b", re.I)
 # a dose written after a drug's name ("Hydrocortisone 100 mg IV now", "IVIG 0.4 g/kg/day")
@@ -958,8 +979,12 @@ def is_request(seg: Segment) -> tuple[bool, str]:
             return False, "an order for a drug or treatment, not a request for information"
         if not text.endswith("?") and _ADVICE.match(text):
             return False, "advice to the patient ('cap milk at 16 oz/day'), not a request for information"
+        if _CONTINGENCY.match(text) and not _INVESTIGATION.search(text[text.find(",") :]):
+            return False, "a contingency plan ('If aspiration fails, small-bore drain'), not a request for information"
         return True, "item under a questions/tests heading"
-    ends_q = text.endswith("?")
+    # round 138: a note's "– ?" is shorthand for "query" before a hypothesis ("Still suspect thyroid – ? early
+    # hypothyroidism"), not a question mark
+    ends_q = text.endswith("?") and not _QUERY_DASH.search(text)
     if ends_q and _WHY_HEADING.match(text):
         return False, "a markdown heading that asks the reply's own question ('### Why not prerenal?')"
     if ends_q and _HYPOTHESIS_Q.match(text):
@@ -992,6 +1017,8 @@ def is_request(seg: Segment) -> tuple[bool, str]:
         return False, "adds something that is not a test ('I'd add colchicine'), not a request for information"
     if not ends_q and seg.section == "plan" and _SCHEDULED_ORDER.match(text):
         return False, "a bare order scheduling a future test, not a request for information"
+    if not ends_q and _FUTURE_NEED.search(text):
+        return False, "a test due in years ('He will need a surveillance colonoscopy at three years'), not asked now"
     if not ends_q and _NOT_NEEDED.search(text):
         return False, "says that nothing more is needed"
     if not ends_q and cue is not None and _TREATMENT_INDICATED.search(text[: cue.end()]):
@@ -1286,7 +1313,8 @@ class QuestionReader:
             # "LP: protein, cell count, glucose", "U&E: creatinine and potassium": the test, then what to measure
             # on it; "CXR: clear", "LP: protein 1.2" report a result
             head, tail = t[: colon.start()], t[colon.end():]
-            if not (_INVESTIGATION.fullmatch(head.strip()) and not _RESULT_SHAPED.search(tail)
+            # (round 138: also after an article and a word of scope, "A full examination: conscious level, ...")
+            if not (_INVESTIGATION.fullmatch(_SCOPE_ARTICLE.sub("", head.strip())) and not _RESULT_SHAPED.search(tail)
                     and not _RESULT_WORD.search(tail)):
                 return False
             t = f"{head} {tail}"
@@ -1325,8 +1353,15 @@ class QuestionReader:
             # a test or an analyte the case has no fact for, listed by name ("Anti-ganglioside antibody panel",
             # round 131: "Ammonia level", "Reticulocyte count")
             return True
-        # (round 136: or its purpose, "Troponin to complete risk stratification")
-        return bool(_URGENT_WORD.search(t) or purpose) and bool(ids or _INVESTIGATION.search(t))
+        if ids and len(t.split()) <= 6 and (_opens_with_test(t) or _opens_with_analyte(t)) and (
+            (new := self._unmatched_investigation(t)) is not None and not _EXAMINE_WORD.fullmatch(new)
+        ):
+            return True  # round 138: a released fact with a test no case fact names ("Fasting lipids, UACR")
+        # (round 136: or its purpose, "Troponin to complete risk stratification"; round 138: or new values of a
+        # released measure at intervals, "Trend LFTs daily", "CBC daily, trend plt")
+        return bool(_URGENT_WORD.search(t) or _MONITORING_WORD.search(t) or purpose) and bool(
+            ids or _INVESTIGATION.search(t)
+        )
 
     @functools.cached_property
     def _dx_names(self) -> list[str]:
