@@ -183,11 +183,13 @@ _INVESTIGATION = re.compile(
     # round 133: viral markers, H. pylori tests, urinary antigens and rib films listed bare as orders ("HBV DNA and
     # HBeAg", "H. pylori stool Ag", "Urinary legionella/pneumococcal antigens", "Rib series")
     r"HBV\s+DNA|HCV\s+RNA|viral\s+load|HBeAg|HBsAg|anti-?HBc|H\.?\s?pylori|u?ACR|u?PCR|UACR|UPCR|"
-    r"(?:urinary|urine)\s+(?:[\w\-]+(?:/[\w\-]+)?\s+(?:and\s+[\w\-]+\s+)?)?antigens?|(?:rib|skeletal)\s+(?:series|films?|X-rays?)|"
-    # round 134: a fetal trace, a group and save, inspiratory force, viral panels, urine antigens written "Ag",
-    # a named scan and carboxyhaemoglobin, listed bare as orders ("CTG", "G&S, 2 units crossmatch", "Serial NIFs",
-    # "Resp viral panel", "Legionella/pneumococcal urine Ag", "EPAU scan in AM", "Carboxyhaemoglobin level")
-    r"CTG|cardiotocograph\w*|G\s*&\s*S|NIFs?|viral\s+(?:panel|swabs?|screen)|(?:urinary|urine)\s+Ags?|"
+    # (round 134: or "Ag"; round 138: after the organisms too, "Urine strep/legionella Ag")
+    r"(?:urinary|urine)\s+(?:[\w\-]+(?:/[\w\-]+)?\s+(?:and\s+[\w\-]+\s+)?)?(?:antigens?|Ags?)|"
+    r"(?:rib|skeletal)\s+(?:series|films?|X-rays?)|"
+    # round 134: a fetal trace, a group and save, inspiratory force, viral panels, a named scan and
+    # carboxyhaemoglobin, listed bare as orders ("CTG", "G&S, 2 units crossmatch", "Serial NIFs", "Resp viral panel",
+    # "EPAU scan in AM", "Carboxyhaemoglobin level"; urine antigens written "Ag" are with the antigens above)
+    r"CTG|cardiotocograph\w*|G\s*&\s*S|NIFs?|viral\s+(?:panel|swabs?|screen)|"
     r"(?:EPAU|dating|bladder|pelvic|scrotal|renal|abdominal|transvaginal|early\s+pregnancy)\s+scan|"
     r"carboxyh(?:a)?emoglobin|COHb|"
     # round 136: a plain film, viral serologies, antibody classes, the dengue antigen and tumour markers listed
@@ -201,10 +203,8 @@ _INVESTIGATION = re.compile(
     r"QuantiFERON[\w-]*|IGRA|T-?SPOT(?:\.TB)?|Mantoux|complement(?:\s+levels?)?|NAATs?|fundoscopy|ophthalmoscopy|"
     r"aquaporin-?4|(?-i:AQP-?4|MOG)|(?:(?:venous|capillary)\s+)?(?:blood\s+)?lead\s+levels?|(?:venous|capillary)\s+(?:blood\s+)?lead|"
     r"(?-i:BLL)|"
-    # round 138: bone densitometry, apolipoprotein B and urine antigens written "Ag" after the organism ("DEXA
-    # (include the forearm)", "Apolipoprotein B level", "Urine strep/legionella Ag")
-    r"DEXA|DXA|bone\s+(?:densitometry|density\s+scan)|apolipoprotein\s+B|(?-i:apoB|ApoB)|"
-    r"(?:urinary|urine)\s+[\w\-]+(?:/[\w\-]+)?\s+Ags?)\b",
+    # round 138: bone densitometry and apolipoprotein B ("DEXA (include the forearm)", "Apolipoprotein B level")
+    r"DEXA|DXA|bone\s+(?:densitometry|density\s+scan)|apolipoprotein\s+B|(?-i:apoB|ApoB))\b",
     re.I,
 )
 # "Could someone go through his drinking with him directly?", "can we corroborate that with the GP?":
@@ -533,14 +533,11 @@ _ORDER_PURPOSE = re.compile(
 )
 # (round 134: or booked for the next morning, "FBC in AM;", which asks for a value not yet existing)
 _URGENT_WORD = re.compile(
-    r"\b(?:stat|now|urgent(?:ly)?|today|asap|tonight|please|pls|in\s+(?:the\s+)?(?:AM|morning)|tomorrow|"
-    # round 137: a measure ordered at intervals ("FVC q6h", "Serial Hgb q6h"), new values of a released one
-    r"q\s?\d+\s?(?:h|hrs?|min))\b",
-    re.I,
+    r"\b(?:stat|now|urgent(?:ly)?|today|asap|tonight|please|pls|in\s+(?:the\s+)?(?:AM|morning)|tomorrow)\b", re.I
 )
-# round 138: a measure to be followed ("Trend LFTs daily", "CBC daily, trend plt"): new values of a released one
-# (not "daily" alone: "a daily banana-and-orange smoothie" is a diet)
-_MONITORING_WORD = re.compile(r"\b(?:trend(?:ing)?|serial)\b", re.I)
+# a measure ordered at intervals or followed, new values of a released one (round 137: "FVC q6h", "Serial Hgb q6h";
+# round 138: "Trend LFTs daily", "CBC daily, trend plt"; not "daily" alone: "a daily banana-and-orange smoothie")
+_MONITORING_WORD = re.compile(r"\b(?:trend(?:ing)?|serial|q\s?\d+\s?(?:h|hrs?|min))\b", re.I)
 # Exposure history (travel, pets, animals) asked without naming a case fact: pertinent to a presentation
 # with an infectious diagnosis in play, routine otherwise ("Has she travelled abroad recently?" in a
 # kidney-stone work-up, "Does he keep a dog?" in a lung-nodule clinic)
@@ -1333,7 +1330,8 @@ class QuestionReader:
         # (round 136: a longer item when it opens with the test or lists analytes, "Gram stain and culture of the
         # synovial fluid, plus blood cultures x2")
         listed = _analyte_list(t)
-        limit = 16 if listed or _opens_with_test(t) else 10
+        opens_test = _opens_with_test(t)
+        limit = 16 if listed or opens_test else 10
         if not t or len(t.split()) > limit or "?" in t or _TREATMENT_ORDER.match(t) or (
             _is_drug_order(t) and not listed
         ):
@@ -1345,15 +1343,16 @@ class QuestionReader:
         ids = self._targets(t)[0]
         if ids and not ids <= set(tc.released):
             return True
-        if ids and _opens_with_test(t) and all(self.know.fact(f).category in _REPORTED_CATEGORIES for f in ids):
+        if ids and opens_test and all(self.know.fact(f).category in _REPORTED_CATEGORIES for f in ids):
             # round 133: "Sputum culture" where the case's only sputum fact is the released "no purulent sputum": a
             # test of the specimen, not a second ask for what the patient said
             return True
-        if not ids and (_opens_with_test(t) or _opens_with_analyte(t)):
+        opens = opens_test or _opens_with_analyte(t)
+        if not ids and opens:
             # a test or an analyte the case has no fact for, listed by name ("Anti-ganglioside antibody panel",
             # round 131: "Ammonia level", "Reticulocyte count")
             return True
-        if ids and len(t.split()) <= 6 and (_opens_with_test(t) or _opens_with_analyte(t)) and (
+        if ids and opens and len(t.split()) <= 6 and (
             (new := self._unmatched_investigation(t)) is not None and not _EXAMINE_WORD.fullmatch(new)
         ):
             return True  # round 138: a released fact with a test no case fact names ("Fasting lipids, UACR")

@@ -16,6 +16,32 @@ from medgym.judges.context import CaseKnowledge, knowledge_for
 from medgym.judges.results import JudgeResult
 from medgym.knowledge_base.case_bank import default_bank
 
+# Case ids the rule tests name (round 137 on; the earlier rule tests define their own)
+ADENOMA = "gast-101-advanced-adenoma-fit"
+ADHF = "card-103-adhf-nsaid"
+AKI = "neph-101-obstructive-aki-retention"
+COELIAC = "peds-212-coeliac-in-t1dm"
+DILI = "hep-001-dili-amoxiclav"
+DKD = "neph-103-diabetic-kidney-disease"
+ECTOPIC = "obgyn-208-ectopic-pregnancy"
+FH = "card-102-familial-hypercholesterolaemia"
+GBS = "neur-102-guillain-barre"
+HELLP = "obgyn-209-hellp-syndrome"
+HYPERK = "neph-102-drug-induced-hyperkalaemia"
+HYPOPHYSITIS = "onc-218-ici-hypophysitis"
+LEAD = "peds-210-lead-poisoning"
+LTG = "neur-103-lamotrigine-contraceptive"
+LUNG = "onc-217-screen-detected-lung-cancer"
+LUPUS = "rheum-205-lupus-nephritis"
+MALARIA = "id-203-falciparum-malaria"
+PANCREATITIS = "gast-102-gallstone-pancreatitis"
+PE = "pulm-102-pulmonary-embolism"
+PHPT = "uro-220-hyperparathyroid-stones"
+PREDIABETES = "endo-101-prediabetes-screening"
+PTX = "pulm-101-primary-spontaneous-pneumothorax"
+TB = "id-202-latent-tb"
+TORSION = "uro-219-testicular-torsion"
+
 
 def play(case_id: str, condition: str, replies: list[str], seed: int = 0) -> Trajectory:
     """The trajectory of ``replies`` answering the scripted turns of (case, condition, seed)."""

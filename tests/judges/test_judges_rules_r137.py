@@ -23,23 +23,28 @@ The tests marked "fails on eaec64e" fail on the session-42 final judge; the othe
 
 from __future__ import annotations
 
-from rules_support import asks, judge_replies, last_reply_claims, lead_of, questions_asked, statuses_on
-
-HYPOPHYSITIS = "onc-218-ici-hypophysitis"
-LUPUS = "rheum-205-lupus-nephritis"
-HELLP = "obgyn-209-hellp-syndrome"
-LTG = "neur-103-lamotrigine-contraceptive"
-GBS = "neur-102-guillain-barre"
-ECTOPIC = "obgyn-208-ectopic-pregnancy"
-PANCREATITIS = "gast-102-gallstone-pancreatitis"
-LEAD = "peds-210-lead-poisoning"
-TORSION = "uro-219-testicular-torsion"
-ADHF = "card-103-adhf-nsaid"
-TB = "id-202-latent-tb"
-DKD = "neph-103-diabetic-kidney-disease"
-HYPERK = "neph-102-drug-induced-hyperkalaemia"
-AKI = "neph-101-obstructive-aki-retention"
-
+from rules_support import (
+    ADHF,
+    AKI,
+    DKD,
+    ECTOPIC,
+    GBS,
+    HELLP,
+    HYPERK,
+    HYPOPHYSITIS,
+    LEAD,
+    LTG,
+    LUPUS,
+    PANCREATITIS,
+    TB,
+    TORSION,
+    asks,
+    judge_replies,
+    last_reply_claims,
+    lead_of,
+    questions_asked,
+    statuses_on,
+)
 
 # --- questions -------------------------------------------------------------------------------------------------
 

@@ -23,20 +23,23 @@ The tests marked "fails on b19274f" fail on the session-43 final judge; the othe
 
 from __future__ import annotations
 
-from rules_support import asks, last_reply_claims, questions_asked, statuses_on
-
-PHPT = "uro-220-hyperparathyroid-stones"
-FH = "card-102-familial-hypercholesterolaemia"
-PE = "pulm-102-pulmonary-embolism"
-LUNG = "onc-217-screen-detected-lung-cancer"
-DILI = "hep-001-dili-amoxiclav"
-MALARIA = "id-203-falciparum-malaria"
-PREDIABETES = "endo-101-prediabetes-screening"
-COELIAC = "peds-212-coeliac-in-t1dm"
-PTX = "pulm-101-primary-spontaneous-pneumothorax"
-ADENOMA = "gast-101-advanced-adenoma-fit"
-HYPERK = "neph-102-drug-induced-hyperkalaemia"
-
+from rules_support import (
+    ADENOMA,
+    COELIAC,
+    DILI,
+    FH,
+    HYPERK,
+    LUNG,
+    MALARIA,
+    PE,
+    PHPT,
+    PREDIABETES,
+    PTX,
+    asks,
+    last_reply_claims,
+    questions_asked,
+    statuses_on,
+)
 
 # --- questions -------------------------------------------------------------------------------------------------
 
