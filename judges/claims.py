@@ -743,6 +743,8 @@ _DOWN_WORDS = frozenset(
     {"drop", "dropped", "fall", "fallen", "fell", "reduction", "reduced", "decrease", "decreased", "lower", "down",
      "below", "under"}
 )
+# round 139: the change named after its value ("drops from 96 to 78 on standing, an 18 mmHg fall")
+_CHANGE_AFTER = re.compile(r"^\s*(?:(?:postural|orthostatic|systolic|absolute)\s+)?(?:fall|drop|rise|increase|decrease|reduction)\b", re.I)
 _CHANGE_WORD = re.compile(
     r"\b(?:drop|dropped|fall|fallen|fell|reduction|reduced|decrease|decreased|lower|down|rise|risen|rose|increase|"
     r"increased|higher|up|above|below|over|under)\b",
@@ -789,8 +791,8 @@ def _stated_change(text: str, q: Quantity, qs: list[Quantity], released: Sequenc
         return None
     down, up = bool(words & _DOWN_WORDS), bool(words - _DOWN_WORDS)
     pct = normalize_unit(q.unit) == "%"
-    if not pct and not _CHANGE_BEFORE.search(text[max(0, q.start - 25) : q.start]):
-        return None  # an absolute change is named as one: "a drop of 32", "fallen by 11"
+    if not pct and not (_CHANGE_BEFORE.search(text[max(0, q.start - 25) : q.start]) or _CHANGE_AFTER.match(text[q.end :])):
+        return None  # an absolute change is named as one: "a drop of 32", "fallen by 11" (round 139: "an 18 mmHg fall")
     here = [v for o in qs if o is not q and normalize_unit(o.unit) != "%" for v in (o.value, o.upper) if v]
     here += [float(m.group(1)) for m in _PRESSURE_PAIR.finditer(text)]  # "86/54": the systolic
     # the sentence's own pairs first; then a value of the sentence against one of the released text (a small

@@ -582,7 +582,16 @@ def derived_values(case: Case, released: frozenset[str]) -> dict[str, float]:
         out["anion_gap"] = na.value - cl.value - hco3.value  # type: ignore[operator]
     if ast and alt_value:
         out["ast_alt"] = ast.value / alt_value  # type: ignore[operator]
+    bp = _find_fact(case, released, "systolic blood pressure", "blood pressure")
+    if bp is not None and (dia := _DIASTOLIC.search(bp.statement)) is not None:
+        # round 139: the mean arterial pressure from a released pressure pair ("MAP about 126" from 162/108)
+        sys_v = float(dia.group("s")) if dia.group("s") else bp.value
+        out["map"] = (sys_v + 2 * float(dia.group("d") or dia.group("d2"))) / 3  # type: ignore[operator]
     return out
+
+
+# the diastolic of a released pressure: "162/108 mmHg", "162 mmHg (diastolic 108 mmHg)"
+_DIASTOLIC = re.compile(r"\b(?P<s>\d{2,3})\s*/\s*(?P<d>\d{2,3})\b|\bdiastolic\s+(?:of\s+|is\s+)?(?P<d2>\d{2,3})\b", re.I)
 
 
 _ALT_IN_STATEMENT = re.compile(r"\b(?:ALT|alanine\s+aminotransferase)\s*(?:is\s+|of\s+|:\s*)?(\d+(?:\.\d+)?)", re.I)

@@ -204,7 +204,10 @@ _INVESTIGATION = re.compile(
     r"aquaporin-?4|(?-i:AQP-?4|MOG)|(?:(?:venous|capillary)\s+)?(?:blood\s+)?lead\s+levels?|(?:venous|capillary)\s+(?:blood\s+)?lead|"
     r"(?-i:BLL)|"
     # round 138: bone densitometry and apolipoprotein B ("DEXA (include the forearm)", "Apolipoprotein B level")
-    r"DEXA|DXA|bone\s+(?:densitometry|density\s+scan)|apolipoprotein\s+B|(?-i:apoB|ApoB))\b",
+    r"DEXA|DXA|bone\s+(?:densitometry|density\s+scan)|apolipoprotein\s+B|(?-i:apoB|ApoB)|"
+    # round 139: stool tests and immunoglobulin levels listed bare ("Stool studies if diarrhea persists", "Serum IgA
+    # level"; not "IgA nephropathy")
+    r"stool\s+(?:studies|tests?)|(?<!-)(?:total\s+)?IgA\s+levels?|(?:serum\s+)?immunoglobulins)\b",
     re.I,
 )
 # "Could someone go through his drinking with him directly?", "can we corroborate that with the GP?":
@@ -440,7 +443,10 @@ _TREATMENT = re.compile(
     r"antiemetic|catheter\w*|catheteri[sz]\w*|transfusion|insulin|calcium\s+gluconate|L/min|mL/kg|mg/kg|"
     r"\d+\s*mg\b|nil\s+by\s+mouth|NBM|NG\s+tube|nasogastric|hyperbaric|enema\s+reduction|surgery|theatre|"
     r"cannul\w*|laparoscop\w*|laparotom\w*|\w+ectomy|\w+opexy|exploration|anti-?D|immunoglobulin|"
-    r"IVIG|plasma\s+exchange|PLEX)\b",  # (round 137: "**Meanwhile:** start IVIG 0.4 g/kg/day")
+    r"IVIG|plasma\s+exchange|PLEX|"  # (round 137: "**Meanwhile:** start IVIG 0.4 g/kg/day")
+    # round 139: nil by mouth in US shorthand, analgesia and antiemetics by name, magnesium for eclampsia ("Keep NPO,
+    # IV morphine and ondansetron", "I would start IV magnesium sulfate now")
+    r"NPO|morphine|ondansetron|metoclopramide|magnesium\s+sul(?:ph|f)ate|MgSO4)\b",
     re.I,
 )
 # An anaphoric request for what was asked before ("Can we get those urgently?", "Any news on them?")
@@ -494,6 +500,8 @@ _TEST_NAME_NUMBERS = re.compile(
     r"\bq\s?\d+\s?(?:h|hrs?|hourly|min)\b|\b\d+/(?:12|52)\b|(?-i:\b[13](?:\.5)?T\b)|"
     # round 138: the vitamin D metabolites' numbers ("1,25-dihydroxyvitamin D", "25-OH vitamin D")
     r"\b(?:1,\s?)?25-(?:di)?(?:OH|hydroxy)\w*|"
+    # round 139: the water channel's number in lower case too ("MRI brain and aquaporin-4 and MOG antibodies")
+    r"\baquaporin-?4\b|"
     r"\b\d+\s*(?:units?|u)\s+(?:of\s+)?(?:blood\s+|RBCs?\s+|PRBCs?\s+|red\s+cells\s+)?(?:cross-?match\w*|X-?match\w*)",
     re.I,
 )
@@ -835,8 +843,10 @@ _DRUG_WORD = re.compile(
     re.I,
 )
 # (round 133: "avoid", and after "please" under a tests heading: "- Please avoid further antipsychotics")
+# (round 139: "keep" a patient nil by mouth, and an order said as the writer's own, "I would start IV magnesium now")
 _ORDER_VERB = re.compile(
-    r"^\W*(?:(?:please|pls)\s+)?(?:add|hold|withhold|stop|start|give|continue|restart|resume|increase|reduce|switch|avoid)\b",
+    r"^\W*(?:(?:please|pls)\s+|(?:i|we)(?:'d|’d|\s+would|\s+will|'ll)\s+(?:also\s+)?)?"
+    r"(?:add|hold|withhold|stop|start|give|continue|restart|resume|increase|reduce|switch|avoid|keep)\b",
     re.I,
 )
 # "... below the 2 mm I'd want to call it a STEMI": a wish about naming or treating, not a request
@@ -878,9 +888,21 @@ _DRUG_LEVEL = re.compile(r"\b(?:levels?|concentrations?|trough|assay|history)\b"
 _CONTINGENCY = re.compile(r"^\W*if\s+[^,]{2,50}\b(?:fails?|unsuccessful|recurs?|persists?|does\s*n[o']t\s+work)\b[^,]*,", re.I)
 # round 138: a note's "– ?" ending a segment, shorthand for "query" ("Still suspect thyroid – ? early hypothyroidism")
 _QUERY_DASH = re.compile(r"\s[–—-]\s*\?$")
+# round 139: the same query written after a test, naming what it should show ("FT4 — ?central hypothyroidism")
+_QUERY_TAIL = re.compile(r"\s[–—-]\s*\?\s*[^?]+$")
 # round 138: a surveillance test due years from now ("He will need a surveillance colonoscopy at three years")
 _FUTURE_NEED = re.compile(
     r"\bwill\s+need\b[^.?]*\b(?:at|in|after)\s+(?:\d+|one|two|three|five|ten)\s*(?:years?|yrs?)\b", re.I
+)
+# round 139: a released scan asked for in another protocol, a new test ("request 3T epilepsy-protocol MRI" after a
+# standard MRI brain showed no lesion)
+_NEW_PROTOCOL = re.compile(
+    r"(?-i:\b[13](?:\.5)?\s?T\b)|\b(?:3-?Tesla|epilepsy[\s-]protocol|thin[\s-]slice|high[\s-]resolution)\b", re.I
+)
+# round 139: a call already made, listed under a tests heading ("Urology paged for emergent exploration")
+_DONE_CALL = re.compile(
+    r"^\W*(?:[\w/&'-]+\s+){1,3}(?:paged|bleeped|called|contacted|informed|notified|aware|alerted)\b(?!\s+(?:whether|if)\b)",
+    re.I,
 )
 # round 137: advice on diet or habits listed under a tests heading ("cap milk at 16 oz/day", "Limit cow's milk")
 _ADVICE = re.compile(r"^\W*(?:cap|limit|restrict|cut\s+down|encourage|advise|counsel|educate|reassure)\b", re.I)
@@ -890,14 +912,26 @@ _DRUG_DOSE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|µg|micrograms?|g|units?|m
 
 def _orders_a_drug(text: str) -> bool:
     """"Stop the ibuprofen", "start hydrocortisone": an order verb first, then a drug or treatment."""
-    return bool(_ORDER_VERB.match(text)) and _is_drug_order(text)
+    return bool(_ORDER_VERB.match(text)) and _is_drug_order(text) and not _then_test(text)
+
+
+def _then_test(text: str) -> bool:
+    """Whether a test is ordered after the treatment ("... two weeks off ibuprofen and then recheck the
+    creatinine"), which keeps the item a request."""
+    then = _THEN_TEST.search(text)
+    return then is not None and _names_test(text[then.end():])
+
+
+# round 139: a test ordered after the treatment in the same item ("I would give it two weeks off ibuprofen and then
+# recheck the creatinine"): the item still asks for the test
+_THEN_TEST = re.compile(r"\b(?:re-?check|repeat|check|measure|send)\b", re.I)
 
 
 def _drug_list_item(text: str) -> bool:
     """A drug or treatment listed under a tests heading: ordered with a verb ("- Stop the ibuprofen" closing a list
     of tests, round 131), or, round 137, written with its dose ("Hydrocortisone 100 mg IV now", "**Meanwhile:** start
     IVIG 0.4 g/kg/day") or named first ("levothyroxine only after steroid replacement"; not "Lamotrigine level")."""
-    return _is_drug_order(text) and bool(
+    return not _then_test(text) and _is_drug_order(text) and bool(
         _ORDER_VERB.match(text) or _DRUG_DOSE.search(text)
         or (_DRUG_WORD.match(text.lstrip(" -*•")) and not _DRUG_LEVEL.search(text))
     )
@@ -930,7 +964,10 @@ def _analyte_at_start(text: str) -> bool:
     return any(s == 0 for s, _ in _analyte_spans(text))
 
 
-_SPECIMEN_FIRST = re.compile(r"^(?:(?:serum|plasma|blood|venous|capillary|urine|urinary|AM|morning|random|fasting|trough)\s+)+", re.I)
+# (round 139: a clock time before a timed sample, "9 am cortisol and ACTH today")
+_SPECIMEN_FIRST = re.compile(
+    r"^(?:(?:serum|plasma|blood|venous|capillary|urine|urinary|AM|\d{1,2}\s?am|morning|random|fasting|trough)\s+)+", re.I
+)
 
 
 def _analyte_list(text: str) -> bool:
@@ -974,6 +1011,8 @@ def is_request(seg: Segment) -> tuple[bool, str]:
             return False, "a treatment order, not a request for information"
         if not text.endswith("?") and _drug_list_item(text):
             return False, "an order for a drug or treatment, not a request for information"
+        if not text.endswith("?") and _DONE_CALL.match(text):
+            return False, "a call already made ('Urology paged'), not a request for information"
         if not text.endswith("?") and _ADVICE.match(text):
             return False, "advice to the patient ('cap milk at 16 oz/day'), not a request for information"
         if _CONTINGENCY.match(text) and not _INVESTIGATION.search(text[text.find(",") :]):
@@ -1305,7 +1344,7 @@ class QuestionReader:
         """A short list item that only names a test ("Erect PA CXR stat", "eGFR", "urine cx from the same
         sample") in an assessment note: an order when it names a case fact not yet released, or carries
         an urgency word. A result ("CXR: small rim", "ECG sinus tach") or a treatment is not."""
-        t = text.strip().rstrip(".")
+        t = _QUERY_TAIL.sub("", text.strip().rstrip("."))
         if (colon := _RESULT_COLON.search(t)) is not None:  # (round 137: not a ratio's, "Urine protein:creatinine ratio")
             # "LP: protein, cell count, glucose", "U&E: creatinine and potassium": the test, then what to measure
             # on it; "CXR: clear", "LP: protein 1.2" report a result
@@ -1348,6 +1387,8 @@ class QuestionReader:
             # test of the specimen, not a second ask for what the patient said
             return True
         opens = opens_test or _opens_with_analyte(t)
+        if opens and _OTHER_PEOPLE.search(t):
+            return True  # round 139: a test of the relatives or household ("Co-oximetry for husband and children")
         if not ids and opens:
             # a test or an analyte the case has no fact for, listed by name ("Anti-ganglioside antibody panel",
             # round 131: "Ammonia level", "Reticulocyte count")
@@ -1629,6 +1670,10 @@ class QuestionReader:
                 reasons.append(f"asks for the value on another specimen ('{spec.group(0)}'): new")
             elif not r.confirm and r.targets and new_test:
                 reasons.append(f"also asks for an investigation no case fact names ('{new_test}'): new")
+            elif not r.confirm and r.targets and _NEW_PROTOCOL.search(r.text) and any(
+                know.fact(f).category == FactCategory.imaging for f in r.targets
+            ):
+                reasons.append("asks for the scan again in another protocol ('3T epilepsy-protocol MRI'): new")
             elif not r.confirm and r.targets and _PAST_EPISODES.search(r.text) and all(
                 know.fact(f).category in (FactCategory.lab, FactCategory.exam, FactCategory.vital, FactCategory.imaging)
                 for f in r.targets

@@ -67,6 +67,8 @@ _HEADINGS.append(("body", re.compile(
 _INLINE_HEADING = re.compile(
     r"^\s*(?:[-*•]\s*)?(?:\*\*|__)?([A-Za-z][A-Za-z '/&+\-]{1,60}?)(?:\*\*|__)?\s*:\s*(?:(?:\*\*|__)\s*)?"
 )  # "**Most likely:** X": the bold may close after the colon
+# round 139: a note's "Ddx X, Y" written without the colon of a label ("... red flag. Ddx LTG-COCP interaction")
+_DDX_NO_COLON = re.compile(r"^\s*(?-i:DDx|Ddx|ddx)\s+(?!(?:given|of|is|are|includes?|on|for|to)\b)(?=\w)", re.I)
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)]|\(\d{1,2}\)|[a-h][.)](?=\s+[A-Za-z(]))\s+")  # "-", "1.", "1)", "(1)", "a)"
 # A short request sentence ending a line with ":" introduces a list of requests ("I need:",
 # "Please send urgently:", "Please could you tell me:"): the list items are questions, the
@@ -79,7 +81,9 @@ REQUEST_LEADIN_RX = re.compile(
     r"(?:could|can|may)\s+i\s+(?:please\s+)?(?=(?:ask\s+for|have|request|get)\b))"
     r"(?:need|require|want|like|request|order|send|tell\s+me|let\s+me\s+know|check|arrange|obtain|get|provide|"
     r"ask(?:\s+for)?|(?:(?<=may\si\s)|(?<=can\si\s)|(?<=could\si\s)|(?<=please\s))have|like\s+to\s+(?:know|ask|request|order|see)|want\s+to\s+know|need\s+to\s+know)"
-    r"(?:\s+(?:the\s+following|urgently|now|first|next|these|to\s+know|to\s+see|(?:some|more|further)\s+information))*"
+    # (round 139: "Could I ask for a few things:")
+    r"(?:\s+(?:the\s+following|urgently|now|first|next|these|to\s+know|to\s+see|(?:some|more|further)\s+information|"
+    r"(?:a\s+few|some|several|two|three|four)\s+(?:more\s+|other\s+)?things))*"
     r"\s*:$",
     re.I,
 )
@@ -99,7 +103,7 @@ RELATIVE_RX = re.compile(rf"\b(?:{'|'.join(RELATIVES)})s?\b", re.I)
 # like a lead-in, its list items are questions and the list ends at the first non-bullet line.
 REQUEST_HEADING_RX = re.compile(
     r"^(?:(?:please|pls|plz|to)\s+(?:arrange|send|order|check|obtain|request|organi[sz]e|get|do|confirm)"
-    r"(?:\s+(?:urgently|now|next|the\s+following))?|what\s+(?:i|we)(?:\s+(?:still\s+|also\s+)?(?:need|want|would\s+like)|(?:'d|’d)\s+(?:also\s+)?like)"
+    r"(?:\s+(?:urgently|now|next|the\s+following))?|what\s+(?:else\s+)?(?:i|we)(?:\s+(?:still\s+|also\s+)?(?:need|want|would\s+like)|(?:'d|’d)\s+(?:also\s+)?(?:like|want))"
     r"(?:\s+(?:now|next|first|to\s+(?:know|check|order|do|see)))?|(?:(?:i|we)\s+)?(?:need|would\s+like)"
     r"(?:\s+(?:now|next|first|urgently|today|please))?|please|pls|plz)$",
     re.I,
@@ -345,12 +349,15 @@ def segment_reply(text: str) -> list[Segment]:
                 seg_text = seg_text[hm.end() :]
                 if not seg_text.strip():
                     continue
+            # round 139: "... red flag. Ddx LTG-COCP interaction, sleep deprivation.": the note's differential
+            # without the colon of a label, for this sentence only (the plan's bullets after it stay the plan's)
+            seg_section: Section = "differential" if _DDX_NO_COLON.match(seg_text) else section
             segments.append(
                 Segment(
                     text=seg_text,
                     start=seg_start,
                     end=seg_start + len(seg_text),
-                    section=section,
+                    section=seg_section,
                     bullet=bullet,
                     line=line_no,
                     heading=heading,
@@ -693,6 +700,8 @@ DERIVED_CONCEPTS = {
     "r_ratio": re.compile(r"\bR[\s-]?(?:ratio|value|factor)\b", re.I),
     "anion_gap": re.compile(r"\banion\s+gap\b", re.I),
     "ast_alt": re.compile(r"\bAST\s*[/:]\s*ALT\s+ratio|\bde\s+ritis\b", re.I),
+    # round 139: "MAP about 126", "a mean arterial pressure of roughly 65"
+    "map": re.compile(r"(?-i:\bMAP\b)|\bmean\s+arterial\s+pressure\b", re.I),
 }
 TIME_UNIT_AFTER_RX = re.compile(
     r"^\s*-?\s*(?:years?|yrs?|y/o|year-old|-year-old|months?|weeks?|wks?|days?|hours?|hrs?|h|minutes?|mins?|"
@@ -793,7 +802,8 @@ _NEG_POST = re.compile(
     re.I,
 )
 _WHERE_FOUND = re.compile(
-    r"(?<![\w'’])(?!(?:is|was|are|were|be|been|being|not|remains?|stays?|kept|started|put)\b)[a-z]+(?<!n't)(?<!n’t)"
+    # (round 139: not "never on": "Never on steroids" denies the drug, like "not on")
+    r"(?<![\w'’])(?!(?:is|was|are|were|be|been|being|not|never|remains?|stays?|kept|started|put)\b)[a-z]+(?<!n't)(?<!n’t)"
     r"\s+(?:on|at)\s+(?:the\s+|her\s+|his\s+|a\s+|an\s+)?$",
     re.I,
 )

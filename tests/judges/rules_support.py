@@ -19,6 +19,7 @@ from medgym.knowledge_base.case_bank import default_bank
 # Case ids the rule tests name (round 137 on; the earlier rule tests define their own)
 ADENOMA = "gast-101-advanced-adenoma-fit"
 ADHF = "card-103-adhf-nsaid"
+CO = "em-214-carbon-monoxide-poisoning"
 AKI = "neph-101-obstructive-aki-retention"
 COELIAC = "peds-212-coeliac-in-t1dm"
 DILI = "hep-001-dili-amoxiclav"
@@ -39,6 +40,7 @@ PE = "pulm-102-pulmonary-embolism"
 PHPT = "uro-220-hyperparathyroid-stones"
 PREDIABETES = "endo-101-prediabetes-screening"
 PTX = "pulm-101-primary-spontaneous-pneumothorax"
+STROKE = "neur-101-ischaemic-stroke-m1"
 TB = "id-202-latent-tb"
 TORSION = "uro-219-testicular-torsion"
 

@@ -174,6 +174,9 @@ _SHORTHAND: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
         ("serology", ("serologies",)),
         # round 131: "Urine micro: no RBCs/casts", "UA micro: occasional RBCs"
         ("microscopy", ("micro",)),
+        # round 139: "CTH neg for bleed", "Reports 3 kg wt loss"
+        ("CT head", ("CTH",)),
+        ("weight", ("wt",)),
     )
 ]
 
