@@ -582,7 +582,7 @@ def derived_values(case: Case, released: frozenset[str]) -> dict[str, float]:
         out["anion_gap"] = na.value - cl.value - hco3.value  # type: ignore[operator]
     if ast and alt_value:
         out["ast_alt"] = ast.value / alt_value  # type: ignore[operator]
-    bp = _find_fact(case, released, "systolic blood pressure", "blood pressure")
+    bp = _find_fact(case, released, "blood pressure")  # (also "systolic blood pressure")
     if bp is not None and (dia := _DIASTOLIC.search(bp.statement)) is not None:
         # round 139: the mean arterial pressure from a released pressure pair ("MAP about 126" from 162/108)
         sys_v = float(dia.group("s")) if dia.group("s") else bp.value

@@ -910,6 +910,11 @@ _ADVICE = re.compile(r"^\W*(?:cap|limit|restrict|cut\s+down|encourage|advise|cou
 _DRUG_DOSE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|µg|micrograms?|g|units?|mmol|mL)(?:/kg)?\b", re.I)
 
 
+# round 139: a test ordered after the treatment in the same item ("I would give it two weeks off ibuprofen and then
+# recheck the creatinine"): the item still asks for the test
+_THEN_TEST = re.compile(r"\b(?:re-?check|repeat|check|measure|send)\b", re.I)
+
+
 def _orders_a_drug(text: str) -> bool:
     """"Stop the ibuprofen", "start hydrocortisone": an order verb first, then a drug or treatment."""
     return bool(_ORDER_VERB.match(text)) and _is_drug_order(text) and not _then_test(text)
@@ -920,11 +925,6 @@ def _then_test(text: str) -> bool:
     creatinine"), which keeps the item a request."""
     then = _THEN_TEST.search(text)
     return then is not None and _names_test(text[then.end():])
-
-
-# round 139: a test ordered after the treatment in the same item ("I would give it two weeks off ibuprofen and then
-# recheck the creatinine"): the item still asks for the test
-_THEN_TEST = re.compile(r"\b(?:re-?check|repeat|check|measure|send)\b", re.I)
 
 
 def _drug_list_item(text: str) -> bool:
