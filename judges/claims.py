@@ -111,6 +111,7 @@ from medgym.judges.claim_support import (
     reported_abnormal,
 )
 from medgym.judges.context import (
+    PRESSURE_PAIR,
     CaseKnowledge,
     TurnContext,
     derived_values,
@@ -729,22 +730,23 @@ def _attributed(before: str) -> bool:
     return bool(_REPORTED_BEFORE.search(before) or _SOURCE_POSSESSIVE.search(before))
 
 
+# the nouns of an absolute change, named before its size ("a drop of 32 mmHg") or, round 139, after it ("an 18
+# mmHg fall")
+_CHANGE_NOUNS = "drop|fall|rise|increase|decrease|reduction"
 # the words that name an absolute change right before its size: "a drop of 32 mmHg", "fallen by 11"
 _CHANGE_BEFORE = re.compile(
-    r"\b(?:(?:drop|fall|rise|increase|decrease|reduction|change)\s+of|(?:fallen|dropped|risen|fell|rose|"
+    rf"\b(?:(?:{_CHANGE_NOUNS}|change)\s+of|(?:fallen|dropped|risen|fell|rose|"
     r"increased|decreased|gone\s+(?:up|down))\s+(?:by\s+)?|down\s+by|up\s+by)\s*(?:about\s+|around\s+|roughly\s+|~\s*)?$",
     re.I,
 )
 _NAME_WORD = re.compile(r"[a-z]{3,}")
 _GENERIC_NAME_WORDS = frozenset({"count", "level", "test", "result", "ratio", "the", "and", "serum", "plasma"})
 _FLUID_CUES = frozenset({"aspirate", "aspirated", "aspiration", "tap", "effusion", "joint"})
-_PRESSURE_PAIR = re.compile(r"(?<![\w./])(\d{2,3})\s*/\s*\d{2,3}(?![\w/])")
 _DOWN_WORDS = frozenset(
     {"drop", "dropped", "fall", "fallen", "fell", "reduction", "reduced", "decrease", "decreased", "lower", "down",
      "below", "under"}
 )
-# round 139: the change named after its value ("drops from 96 to 78 on standing, an 18 mmHg fall")
-_CHANGE_AFTER = re.compile(r"^\s*(?:(?:postural|orthostatic|systolic|absolute)\s+)?(?:fall|drop|rise|increase|decrease|reduction)\b", re.I)
+_CHANGE_AFTER = re.compile(rf"^\s*(?:(?:postural|orthostatic|systolic|absolute)\s+)?(?:{_CHANGE_NOUNS})\b", re.I)
 _CHANGE_WORD = re.compile(
     r"\b(?:drop|dropped|fall|fallen|fell|reduction|reduced|decrease|decreased|lower|down|rise|risen|rose|increase|"
     r"increased|higher|up|above|below|over|under)\b",
@@ -794,7 +796,7 @@ def _stated_change(text: str, q: Quantity, qs: list[Quantity], released: Sequenc
     if not pct and not (_CHANGE_BEFORE.search(text[max(0, q.start - 25) : q.start]) or _CHANGE_AFTER.match(text[q.end :])):
         return None  # an absolute change is named as one: "a drop of 32", "fallen by 11" (round 139: "an 18 mmHg fall")
     here = [v for o in qs if o is not q and normalize_unit(o.unit) != "%" for v in (o.value, o.upper) if v]
-    here += [float(m.group(1)) for m in _PRESSURE_PAIR.finditer(text)]  # "86/54": the systolic
+    here += [float(m.group(1)) for m in PRESSURE_PAIR.finditer(text)]  # "86/54": the systolic
     # the sentence's own pairs first; then a value of the sentence against one of the released text (a small
     # change could join two unrelated numbers of the context by chance: the sentence's own only)
     others = (here, () if pct or q.value < 5 else released)
@@ -2056,7 +2058,7 @@ class ClaimExtractor:
             return None
         # a pressure pair ("below 130/80", "the 185/110 lysis threshold") is read as one value, from where it
         # starts to where it ends, for either of its numbers (round 57)
-        pair = next((m for m in _PRESSURE_PAIR.finditer(text) if m.start() <= q.start < m.end()), None)
+        pair = next((m for m in PRESSURE_PAIR.finditer(text) if m.start() <= q.start < m.end()), None)
         at, pair_end = (pair.start(), max(q.end, pair.end())) if pair else (q.start, q.end)
         why = _blocked(text, at, pair_end, True, numeric=True) or _hedged_reading(text, q, qs)
         if why is not None:

@@ -583,15 +583,18 @@ def derived_values(case: Case, released: frozenset[str]) -> dict[str, float]:
     if ast and alt_value:
         out["ast_alt"] = ast.value / alt_value  # type: ignore[operator]
     bp = _find_fact(case, released, "blood pressure")  # (also "systolic blood pressure")
-    if bp is not None and (dia := _DIASTOLIC.search(bp.statement)) is not None:
-        # round 139: the mean arterial pressure from a released pressure pair ("MAP about 126" from 162/108)
-        sys_v = float(dia.group("s")) if dia.group("s") else bp.value
-        out["map"] = (sys_v + 2 * float(dia.group("d") or dia.group("d2"))) / 3  # type: ignore[operator]
+    if bp is not None and (dia := PRESSURE_PAIR.search(bp.statement) or _DIASTOLIC.search(bp.statement)) is not None:
+        # round 139: the mean arterial pressure from a released pressure pair ("MAP about 126" from 162/108, or "162
+        # mmHg (diastolic 108 mmHg)")
+        sys_v = float(dia.group(1)) if dia.re is PRESSURE_PAIR else bp.value
+        out["map"] = (sys_v + 2 * float(dia.group("d"))) / 3  # type: ignore[operator]
     return out
 
 
-# the diastolic of a released pressure: "162/108 mmHg", "162 mmHg (diastolic 108 mmHg)"
-_DIASTOLIC = re.compile(r"\b(?P<s>\d{2,3})\s*/\s*(?P<d>\d{2,3})\b|\bdiastolic\s+(?:of\s+|is\s+)?(?P<d2>\d{2,3})\b", re.I)
+# a blood pressure pair ("86/54", "162/108 mmHg"): the systolic, then the diastolic (read by claims too)
+PRESSURE_PAIR = re.compile(r"(?<![\w./])(\d{2,3})\s*/\s*(?P<d>\d{2,3})(?![\w/])")
+# the diastolic said on its own: "162 mmHg (diastolic 108 mmHg)"
+_DIASTOLIC = re.compile(r"\bdiastolic\s+(?:of\s+|is\s+)?(?P<d>\d{2,3})\b", re.I)
 
 
 _ALT_IN_STATEMENT = re.compile(r"\b(?:ALT|alanine\s+aminotransferase)\s*(?:is\s+|of\s+|:\s*)?(\d+(?:\.\d+)?)", re.I)

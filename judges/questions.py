@@ -493,11 +493,13 @@ _EXAMINE_WORD = re.compile(r"(?:re-?)?examin(?:e|ation)", re.I)
 # count of samples, "Sputum AFB x3", "BCx x 2")
 # (round 134: and a digit inside a test's own name, "JAK2 mutation screen", "C3/C4", "B12 and folate", and the units
 # of blood a crossmatch asks for, "G&S, 2 units crossmatch")
+# a scanner's field strength ("3T epilepsy-protocol MRI", "1.5 T"): part of a test's name, and a new protocol
+_FIELD_STRENGTH = r"(?-i:\b[13](?:\.5)?\s?T\b)"
 _TEST_NAME_NUMBERS = re.compile(
     r"\b\d+[\s-]*(?:lead|hours?|h|hr|am|pm)\b|\bx\s*\d\b|(?-i:\b[a-z]?[A-Z][A-Za-z]*-?\d+[A-Za-z]*\b)|"
     # round 137: a test's schedule and the scanner's field strength ("FVC q6h", "Serial Hgb q4h", "Repeat venous
     # Pb 1/12", "3T epilepsy-protocol MRI"); the lower-case "fT4" and the hyphened "Aquaporin-4" are names too
-    r"\bq\s?\d+\s?(?:h|hrs?|hourly|min)\b|\b\d+/(?:12|52)\b|(?-i:\b[13](?:\.5)?T\b)|"
+    rf"\bq\s?\d+\s?(?:h|hrs?|hourly|min)\b|\b\d+/(?:12|52)\b|{_FIELD_STRENGTH}|"
     # round 138: the vitamin D metabolites' numbers ("1,25-dihydroxyvitamin D", "25-OH vitamin D")
     r"\b(?:1,\s?)?25-(?:di)?(?:OH|hydroxy)\w*|"
     # round 139: the water channel's number in lower case too ("MRI brain and aquaporin-4 and MOG antibodies")
@@ -887,9 +889,8 @@ _DRUG_LEVEL = re.compile(r"\b(?:levels?|concentrations?|trough|assay|history)\b"
 # round 138: a plan for a failure to come ("If aspiration fails, small-bore drain") under a tests heading
 _CONTINGENCY = re.compile(r"^\W*if\s+[^,]{2,50}\b(?:fails?|unsuccessful|recurs?|persists?|does\s*n[o']t\s+work)\b[^,]*,", re.I)
 # round 138: a note's "– ?" ending a segment, shorthand for "query" ("Still suspect thyroid – ? early hypothyroidism")
-_QUERY_DASH = re.compile(r"\s[–—-]\s*\?$")
-# round 139: the same query written after a test, naming what it should show ("FT4 — ?central hypothyroidism")
-_QUERY_TAIL = re.compile(r"\s[–—-]\s*\?\s*[^?]+$")
+# (round 139: also after a test, naming what it should show: "FT4 — ?central hypothyroidism")
+_QUERY_DASH = re.compile(r"\s[–—-]\s*\?[^?]*$")
 # round 138: a surveillance test due years from now ("He will need a surveillance colonoscopy at three years")
 _FUTURE_NEED = re.compile(
     r"\bwill\s+need\b[^.?]*\b(?:at|in|after)\s+(?:\d+|one|two|three|five|ten)\s*(?:years?|yrs?)\b", re.I
@@ -897,7 +898,7 @@ _FUTURE_NEED = re.compile(
 # round 139: a released scan asked for in another protocol, a new test ("request 3T epilepsy-protocol MRI" after a
 # standard MRI brain showed no lesion)
 _NEW_PROTOCOL = re.compile(
-    r"(?-i:\b[13](?:\.5)?\s?T\b)|\b(?:3-?Tesla|epilepsy[\s-]protocol|thin[\s-]slice|high[\s-]resolution)\b", re.I
+    rf"{_FIELD_STRENGTH}|\b(?:3-?Tesla|epilepsy[\s-]protocol|thin[\s-]slice|high[\s-]resolution)\b", re.I
 )
 # round 139: a call already made, listed under a tests heading ("Urology paged for emergent exploration")
 _DONE_CALL = re.compile(
@@ -1344,7 +1345,7 @@ class QuestionReader:
         """A short list item that only names a test ("Erect PA CXR stat", "eGFR", "urine cx from the same
         sample") in an assessment note: an order when it names a case fact not yet released, or carries
         an urgency word. A result ("CXR: small rim", "ECG sinus tach") or a treatment is not."""
-        t = _QUERY_TAIL.sub("", text.strip().rstrip("."))
+        t = _QUERY_DASH.sub("", text.strip().rstrip("."))
         if (colon := _RESULT_COLON.search(t)) is not None:  # (round 137: not a ratio's, "Urine protein:creatinine ratio")
             # "LP: protein, cell count, glucose", "U&E: creatinine and potassium": the test, then what to measure
             # on it; "CXR: clear", "LP: protein 1.2" report a result
