@@ -1288,7 +1288,10 @@ class ClaimExtractor:
             else:
                 out.append((s, e, item, self.lex_kinds.get(item, "reported"), False))
         fact_texts = " ".join(self.know.fact(o[2]).statement.lower() for o in out if o[2] in self.know.matcher.facts)
+        denied = {o[2] for o in out if o[2] in self.know.matcher.facts and self.know.fact(o[2]).negated}
+        denied_texts = " ".join(self.know.fact(f).statement.lower() for f in denied)
         for s, e, hits in lex_find(self.lex, text):
+            dropped: list[tuple[int, int, str, str, bool]] = []  # fact mentions this term took the place of
             if any(a < e and s < b for a, b in taken):
                 inner = [o for o in out if o[0] < e and s < o[1]]
                 # a general term naming another case fact is the longer, more specific name: "lost weight" (the
@@ -1302,9 +1305,19 @@ class ClaimExtractor:
                 if not inner or not (longer or all(self._partial_word_mention(text, o, s, e) for o in inner)):
                     continue
                 # "urine eosinophils" is the general finding, not the "urine" of a case fact's name
-                out = [o for o in out if o not in inner]
+                out, dropped = [o for o in out if o not in inner], inner
                 taken = [(a, b) for a, b in taken if not (a < e and s < b)]
-            if fact_texts and text[s:e].lower().rstrip("s") in fact_texts:
+            if fact_texts and (
+                text[s:e].lower().rstrip("s") in fact_texts
+                # round 140: or, denied, by the term's own name in a denied fact's statement where the note writes it
+                # short ("Denies polyuria, ..., wt loss" beside the denied osmotic symptoms, whose statement names the
+                # weight loss; not where the term took the place of that fact's own mention)
+                or (
+                    any(tid[5:] in denied_texts and self._term_fact.get(tid) is None for tid, _k in hits)
+                    and mention_negated(text, s, e)
+                    and not any(o[2] in denied for o in dropped)
+                )
+            ):
                 continue  # part of a case fact named in the same sentence ("ultrasound ... no gallstones")
             if _term_in_another_sense(text, s, e):
                 continue  # "can't weight-bear", "low-molecular-weight heparin", "pulmonary oedema"

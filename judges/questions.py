@@ -185,7 +185,7 @@ _INVESTIGATION = re.compile(
     r"HBV\s+DNA|HCV\s+RNA|viral\s+load|HBeAg|HBsAg|anti-?HBc|H\.?\s?pylori|u?ACR|u?PCR|UACR|UPCR|"
     # (round 134: or "Ag"; round 138: after the organisms too, "Urine strep/legionella Ag")
     r"(?:urinary|urine)\s+(?:[\w\-]+(?:/[\w\-]+)?\s+(?:and\s+[\w\-]+\s+)?)?(?:antigens?|Ags?)|"
-    r"(?:rib|skeletal)\s+(?:series|films?|X-rays?)|"
+    r"(?:rib|skeletal)\s+(?:series|films?|X-rays?|views)|"
     # round 134: a fetal trace, a group and save, inspiratory force, viral panels, a named scan and
     # carboxyhaemoglobin, listed bare as orders ("CTG", "G&S, 2 units crossmatch", "Serial NIFs", "Resp viral panel",
     # "EPAU scan in AM", "Carboxyhaemoglobin level"; urine antigens written "Ag" are with the antigens above)
@@ -207,7 +207,13 @@ _INVESTIGATION = re.compile(
     r"DEXA|DXA|bone\s+(?:densitometry|density\s+scan)|apolipoprotein\s+B|(?-i:apoB|ApoB)|"
     # round 139: stool tests and immunoglobulin levels listed bare ("Stool studies if diarrhea persists", "Serum IgA
     # level"; not "IgA nephropathy")
-    r"stool\s+(?:studies|tests?)|(?<!-)(?:total\s+)?IgA\s+levels?|(?:serum\s+)?immunoglobulins)\b",
+    r"stool\s+(?:studies|tests?)|(?<!-)(?:total\s+)?IgA\s+levels?|(?:serum\s+)?immunoglobulins|"
+    # round 140: a parathyroid scan, the bone profile, the genotype of a deficiency, an antibody written "Abs" and
+    # alpha-1 antitrypsin (not the deficiency's name), listed bare as orders ("Sestamibi + neck US", "Vitamin D and
+    # bone profile", "AAT phenotyping (or SERPINA1 genotyping)", "TPO Abs", "Serum alpha-1 antitrypsin level"; not
+    # microscopy, which a case's crystal fact names only in part, so "the crystal microscopy" would read as new)
+    r"sestamibi(?:\s+scan)?|bone\s+profile|(?:pheno|geno)typing|(?-i:Abs)|"
+    r"(?:(?:alpha|α)[\s-]?1[\s-]?)?antitrypsin(?:\s+levels?)?(?!\s+deficiency))\b",
     re.I,
 )
 # "Could someone go through his drinking with him directly?", "can we corroborate that with the GP?":
@@ -504,6 +510,8 @@ _TEST_NAME_NUMBERS = re.compile(
     r"\b(?:1,\s?)?25-(?:di)?(?:OH|hydroxy)\w*|"
     # round 139: the water channel's number in lower case too ("MRI brain and aquaporin-4 and MOG antibodies")
     r"\baquaporin-?4\b|"
+    # round 140: a schedule written "2x/wk", a glucose load ("75 g OGTT") and alpha-1 antitrypsin
+    r"\b\d\s?x\s?/\s?(?:wk|week|d|day)\b|\b\d+\s?g\s+(?:OGTT|oral\s+glucose)|\b(?:alpha|α)[\s-]?1\b|"
     r"\b\d+\s*(?:units?|u)\s+(?:of\s+)?(?:blood\s+|RBCs?\s+|PRBCs?\s+|red\s+cells\s+)?(?:cross-?match\w*|X-?match\w*)",
     re.I,
 )
@@ -522,7 +530,8 @@ _ORDER_DETAIL = re.compile(
     # (round 137: "w/wo contrast", "with/without contrast"; what the order also measures, "with platelets", "with
     # microscopy", "w/ opening pressure", "with Doppler")
     r"\b(?:with|w/)\s*(?:(?:and\s+|/\s*)?(?:without|w/?o)\s+)?(?:IV\s+)?(?:contrast|gadolinium|gad|DWI|diffusion|"
-    r"(?:a\s+)?diff(?:erential)?|platelets?|microscopy|opening\s+pressures?|doppler|cell\s+count|film|DLCO|TLCO)\b|"
+    r"(?:a\s+)?diff(?:erential)?|platelets?|microscopy|opening\s+pressures?|doppler|cell\s+count|film|DLCO|TLCO|"
+    r"elastography)\b|"
     # round 138: an instruction in brackets ("DEXA (include the forearm)")
     r"\((?:include|including|incl\.?|to\s+include)\b[^)]*\)|"
     # round 136: "Colonoscopy w/ bx": the biopsies taken at the test belong to its order
@@ -540,6 +549,11 @@ _ORDER_PURPOSE = re.compile(
     r"\bto\s+(?:complete|assess|exclude|rule\s+out|r/o|confirm|look\s+for|screen\s+for|stratify|quantify|stage|guide)\b|"
     r"\bfor\s+(?:risk\s+stratification|staging|localisation|localization|(?:surgical\s+|pre-?op\w*\s+)?fitness)\b",
     re.I,
+)
+# round 140: a note's leading "?" (consider) and a frequency (daily, weekly) before a listed test
+_QUERY_LEAD = re.compile(r"^\?\s*")
+_FREQUENCY_LEAD = re.compile(
+    r"^(?:daily|weekly|twice[\s-](?:daily|weekly)|alternate[\s-]day|nightly|\d\s?x\s?/\s?(?:wk|week|d|day))\s+", re.I
 )
 # (round 134: or booked for the next morning, "FBC in AM;", which asks for a value not yet existing)
 _URGENT_WORD = re.compile(
@@ -967,7 +981,9 @@ def _analyte_at_start(text: str) -> bool:
 
 # (round 139: a clock time before a timed sample, "9 am cortisol and ACTH today")
 _SPECIMEN_FIRST = re.compile(
-    r"^(?:(?:serum|plasma|blood|venous|capillary|urine|urinary|AM|\d{1,2}\s?am|morning|random|fasting|trough)\s+)+", re.I
+    # (round 140: a frequency too, "Daily platelet count and LDH")
+    r"^(?:(?:serum|plasma|blood|venous|capillary|urine|urinary|AM|\d{1,2}\s?am|morning|random|fasting|trough|daily|weekly)\s+)+",
+    re.I
 )
 
 
@@ -1346,13 +1362,18 @@ class QuestionReader:
         sample") in an assessment note: an order when it names a case fact not yet released, or carries
         an urgency word. A result ("CXR: small rim", "ECG sinus tach") or a treatment is not."""
         t = _QUERY_DASH.sub("", text.strip().rstrip("."))
+        if (query := _QUERY_LEAD.match(t)) is not None and _opens_with_test(t[query.end():]):
+            t = t[query.end():]  # round 140: a note's "?" before a test is "consider" ("?CT chest for blebs")
         if (colon := _RESULT_COLON.search(t)) is not None:  # (round 137: not a ratio's, "Urine protein:creatinine ratio")
             # "LP: protein, cell count, glucose", "U&E: creatinine and potassium": the test, then what to measure
             # on it; "CXR: clear", "LP: protein 1.2" report a result
             head, tail = t[: colon.start()], t[colon.end():]
             # (round 138: also after an article and a word of scope, "A full examination: conscious level, ...")
-            if not (_INVESTIGATION.fullmatch(_SCOPE_ARTICLE.sub("", head.strip())) and not _RESULT_SHAPED.search(tail)
-                    and not _RESULT_WORD.search(tail)):
+            # (round 140: or a short head that ends with a test's name, "Septic screen: urine culture and a chest X-ray")
+            named = _INVESTIGATION.fullmatch(_SCOPE_ARTICLE.sub("", head.strip())) or (
+                len(head.split()) <= 3 and any(m.end() == len(head.rstrip()) for m in _INVESTIGATION.finditer(head))
+            )
+            if not (named and not _RESULT_SHAPED.search(tail) and not _RESULT_WORD.search(tail)):
                 return False
             t = f"{head} {tail}"
         # "MRI brain with contrast today", "9 am cortisol and ACTH before any steroid is given": the contrast and
@@ -1362,6 +1383,10 @@ class QuestionReader:
         # round 136: the reason and the condition written after the order are no result of it ("Renal function and
         # a lipid profile, given the high urate", "a urine culture if there is frequency")
         t = _CONDITION_TAIL.sub("", _RATIONALE.split(t, maxsplit=1)[0]).strip()
+        # round 140: a frequency before the test orders its new values ("Daily platelet count and LDH", "Daily U&E
+        # and glucose"), like "Trend LFTs daily" after it
+        if (freq := _FREQUENCY_LEAD.match(t)) is not None:
+            t = t[freq.end():]
         # round 137: a purpose clause ("RUQ ultrasound to confirm gallbladder wall thickening", "Venous blood lead to
         # confirm or refute the capillary result") names what the order should show, not a result of it
         purpose = _ORDER_PURPOSE.search(t)
@@ -1400,7 +1425,7 @@ class QuestionReader:
             return True  # round 138: a released fact with a test no case fact names ("Fasting lipids, UACR")
         # (round 136: or its purpose, "Troponin to complete risk stratification"; round 138: or new values of a
         # released measure at intervals, "Trend LFTs daily", "CBC daily, trend plt")
-        return bool(_URGENT_WORD.search(t) or _MONITORING_WORD.search(t) or purpose) and bool(
+        return bool(_URGENT_WORD.search(t) or _MONITORING_WORD.search(t) or purpose or freq) and bool(
             ids or _INVESTIGATION.search(t)
         )
 
@@ -1690,9 +1715,11 @@ class QuestionReader:
                 elif not r.targets and r.drug_list is not None:
                     d.redundant = True
                     reasons.append(f"asks about medications, but the full list was released ({r.drug_list})")
+                # (round 140: not the same test offered to the relatives, "his brother ... offered AAT levels and
+                # phenotyping")
                 elif not r.targets and (inv := _investigations(r.text)) and inv <= asked_inv and not _SERIAL.search(
                     r.text
-                ):
+                ) and not r.others:
                     d.redundant = True
                     reasons.append(f"asks again for investigation(s) requested earlier {sorted(inv)}")
                 elif not r.targets and (_CHASE.search(r.text) or _WISH_CHASE.search(r.text)) and (

@@ -105,7 +105,9 @@ REQUEST_HEADING_RX = re.compile(
     r"^(?:(?:please|pls|plz|to)\s+(?:arrange|send|order|check|obtain|request|organi[sz]e|get|do|confirm)"
     r"(?:\s+(?:urgently|now|next|the\s+following))?|what\s+(?:else\s+)?(?:i|we)(?:\s+(?:still\s+|also\s+)?(?:need|want|would\s+like)|(?:'d|’d)\s+(?:also\s+)?(?:like|want))"
     r"(?:\s+(?:now|next|first|to\s+(?:know|check|order|do|see)))?|(?:(?:i|we)\s+)?(?:need|would\s+like)"
-    r"(?:\s+(?:now|next|first|urgently|today|please))?|please|pls|plz)$",
+    r"(?:\s+(?:now|next|first|urgently|today|please))?|please|pls|plz|"
+    # round 140: what is still needed before the call ("**Needed before I commit:**")
+    r"(?:still\s+)?needed(?:\s+(?:now|next|first|before\s+(?:i|we)\s+(?:commit|decide|call\s+it|treat|can\s+\w+)))?)$",
     re.I,
 )
 # A looser lead-in: a short sentence ending with ":" that holds a request cue anywhere ("What I
@@ -813,6 +815,19 @@ _NEG_BREAK = re.compile(
 )
 
 
+# round 140: "Denies polyuria/polydipsia/nocturia, blurred vision, wt loss": a denial over a list of short items
+_DENIAL_LIST = re.compile(
+    r"\b(?:denies|denied|denying|negative\s+for)\s+(?P<items>[^.;:()\n]*?)\s*$", re.I
+)
+_LIST_SEP = re.compile(r"\s*(?:,|/|\bor\b|\bnor\b|\band\b)\s*", re.I)
+_LIST_BREAK = re.compile(
+    r"\d|\b(?:but|however|although|though|except|yet|whereas|with|is|was|are|were|has|had|have|since|which|"
+    r"who|reports?|admits?|describes?|complains?|endorses?|notes?|says?|and\s+(?:a|an|the|his|her|he|she|it|they))\b|"
+    r"\s[—–]\s",
+    re.I,
+)
+
+
 # "does not explain the COHb", "doesn't explain a positive IGRA", "does not drop the pH this far": the negation
 # denies a relation (what a diagnosis accounts for), and the finding after it is taken as given
 _NEGATED_RELATION = re.compile(
@@ -854,6 +869,10 @@ def mention_negated(text: str, start: int, end: int, window: int = 4) -> bool:
         return bool(_NEG_POST.match(text[end : end + 45]))
     if _EXPLAINS_BUT_NOT.search(before):
         return False
+    if (denial := _DENIAL_LIST.search(before)) is not None and not _LIST_BREAK.search(denial.group("items")) and all(
+        len(part.split()) <= 4 for part in _LIST_SEP.split(denial.group("items"))
+    ):
+        return True  # round 140: a note's denial list keeps its scope over commas ("Denies polyuria, blurred vision, wt loss")
     cut = list(_NEG_BREAK.finditer(before))
     if cut:
         before = before[cut[-1].end() :]

@@ -17,11 +17,13 @@ from medgym.judges.results import JudgeResult
 from medgym.knowledge_base.case_bank import default_bank
 
 # Case ids the rule tests name (round 137 on; the earlier rule tests define their own)
+AATD = "pulm-103-alpha1-antitrypsin-deficiency"
 ADENOMA = "gast-101-advanced-adenoma-fit"
 ADHF = "card-103-adhf-nsaid"
-CO = "em-214-carbon-monoxide-poisoning"
 AKI = "neph-101-obstructive-aki-retention"
+CO = "em-214-carbon-monoxide-poisoning"
 COELIAC = "peds-212-coeliac-in-t1dm"
+CPPD = "rheum-204-cppd-pseudogout"
 DILI = "hep-001-dili-amoxiclav"
 DKD = "neph-103-diabetic-kidney-disease"
 ECTOPIC = "obgyn-208-ectopic-pregnancy"
@@ -43,6 +45,7 @@ PTX = "pulm-101-primary-spontaneous-pneumothorax"
 STROKE = "neur-101-ischaemic-stroke-m1"
 TB = "id-202-latent-tb"
 TORSION = "uro-219-testicular-torsion"
+TTP = "hema-102-immune-ttp"
 
 
 def play(case_id: str, condition: str, replies: list[str], seed: int = 0) -> Trajectory:
