@@ -501,6 +501,9 @@ _EXAMINE_WORD = re.compile(r"(?:re-?)?examin(?:e|ation)", re.I)
 # of blood a crossmatch asks for, "G&S, 2 units crossmatch")
 # a scanner's field strength ("3T epilepsy-protocol MRI", "1.5 T"): part of a test's name, and a new protocol
 _FIELD_STRENGTH = r"(?-i:\b[13](?:\.5)?\s?T\b)"
+# round 140: how often a test is done, written before it or after it ("Daily U&E", "Trend LFTs 2x/wk")
+_TIMES_PER = r"\d\s?x\s?/\s?(?:wk|week|d|day)"
+_FREQUENCY = rf"daily|weekly|twice[\s-](?:daily|weekly)|alternate[\s-]day|nightly|{_TIMES_PER}"
 _TEST_NAME_NUMBERS = re.compile(
     r"\b\d+[\s-]*(?:lead|hours?|h|hr|am|pm)\b|\bx\s*\d\b|(?-i:\b[a-z]?[A-Z][A-Za-z]*-?\d+[A-Za-z]*\b)|"
     # round 137: a test's schedule and the scanner's field strength ("FVC q6h", "Serial Hgb q4h", "Repeat venous
@@ -511,7 +514,7 @@ _TEST_NAME_NUMBERS = re.compile(
     # round 139: the water channel's number in lower case too ("MRI brain and aquaporin-4 and MOG antibodies")
     r"\baquaporin-?4\b|"
     # round 140: a schedule written "2x/wk", a glucose load ("75 g OGTT") and alpha-1 antitrypsin
-    r"\b\d\s?x\s?/\s?(?:wk|week|d|day)\b|\b\d+\s?g\s+(?:OGTT|oral\s+glucose)|\b(?:alpha|α)[\s-]?1\b|"
+    rf"\b{_TIMES_PER}\b|\b\d+\s?g\s+(?:OGTT|oral\s+glucose)|\b(?:alpha|α)[\s-]?1\b|"
     r"\b\d+\s*(?:units?|u)\s+(?:of\s+)?(?:blood\s+|RBCs?\s+|PRBCs?\s+|red\s+cells\s+)?(?:cross-?match\w*|X-?match\w*)",
     re.I,
 )
@@ -552,9 +555,7 @@ _ORDER_PURPOSE = re.compile(
 )
 # round 140: a note's leading "?" (consider) and a frequency (daily, weekly) before a listed test
 _QUERY_LEAD = re.compile(r"^\?\s*")
-_FREQUENCY_LEAD = re.compile(
-    r"^(?:daily|weekly|twice[\s-](?:daily|weekly)|alternate[\s-]day|nightly|\d\s?x\s?/\s?(?:wk|week|d|day))\s+", re.I
-)
+_FREQUENCY_LEAD = re.compile(rf"^(?:{_FREQUENCY})\s+", re.I)
 # (round 134: or booked for the next morning, "FBC in AM;", which asks for a value not yet existing)
 _URGENT_WORD = re.compile(
     r"\b(?:stat|now|urgent(?:ly)?|today|asap|tonight|please|pls|in\s+(?:the\s+)?(?:AM|morning)|tomorrow)\b", re.I
@@ -982,7 +983,7 @@ def _analyte_at_start(text: str) -> bool:
 # (round 139: a clock time before a timed sample, "9 am cortisol and ACTH today")
 _SPECIMEN_FIRST = re.compile(
     # (round 140: a frequency too, "Daily platelet count and LDH")
-    r"^(?:(?:serum|plasma|blood|venous|capillary|urine|urinary|AM|\d{1,2}\s?am|morning|random|fasting|trough|daily|weekly)\s+)+",
+    rf"^(?:(?:serum|plasma|blood|venous|capillary|urine|urinary|AM|\d{{1,2}}\s?am|morning|random|fasting|trough|{_FREQUENCY})\s+)+",
     re.I
 )
 

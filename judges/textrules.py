@@ -810,9 +810,8 @@ _WHERE_FOUND = re.compile(
     re.I,
 )
 # a spaced dash ends the negated phrase too: "No change — gestational thrombocytopenia" denies nothing after it
-_NEG_BREAK = re.compile(
-    r"[,;:.()]|\s[—–]\s|\b(?:but|however|although|though|except|yet|whereas|and\s+(?:a|an|the|his|her|he|she)|with)\b", re.I
-)
+_CONTRAST = r"but|however|although|though|except|yet|whereas|with"
+_NEG_BREAK = re.compile(rf"[,;:.()]|\s[—–]\s|\b(?:{_CONTRAST}|and\s+(?:a|an|the|his|her|he|she))\b", re.I)
 
 
 # round 140: "Denies polyuria/polydipsia/nocturia, blurred vision, wt loss": a denial over a list of short items
@@ -821,9 +820,8 @@ _DENIAL_LIST = re.compile(
 )
 _LIST_SEP = re.compile(r"\s*(?:,|/|\bor\b|\bnor\b|\band\b)\s*", re.I)
 _LIST_BREAK = re.compile(
-    r"\d|\b(?:but|however|although|though|except|yet|whereas|with|is|was|are|were|has|had|have|since|which|"
-    r"who|reports?|admits?|describes?|complains?|endorses?|notes?|says?|and\s+(?:a|an|the|his|her|he|she|it|they))\b|"
-    r"\s[—–]\s",
+    rf"\d|\s[—–]\s|\b(?:{_CONTRAST}|is|was|are|were|has|had|have|since|which|who|reports?|admits?|describes?|"
+    r"complains?|endorses?|notes?|says?|and\s+(?:a|an|the|his|her|he|she|it|they))\b",
     re.I,
 )
 
