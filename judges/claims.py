@@ -818,7 +818,8 @@ _LIST_BREAK = re.compile(r"\b(?:but|although|though|however|with|shows?|showed|i
 def _in_negated_list(text: str, start: int) -> bool:
     """Whether the word at ``start`` is a later item of a negated list ("no mass, stricture or colitis",
     "He denies dysuria, urethral discharge, fever or recent trauma": the later items are denied too), which
-    the word-level negation scope does not reach."""
+    the word-level negation scope does not reach. (Round 140 gave that scope a stricter list of its own for
+    denials, textrules._DENIAL_LIST; the two differ in words and limits and are kept apart.)"""
     m = _LIST_NEGATION.search(text[:start])
     if m is None:
         return False
@@ -1287,9 +1288,9 @@ class ClaimExtractor:
                 out.append((s, e, item, "fact", False))
             else:
                 out.append((s, e, item, self.lex_kinds.get(item, "reported"), False))
-        fact_texts = " ".join(self.know.fact(o[2]).statement.lower() for o in out if o[2] in self.know.matcher.facts)
-        denied = {o[2] for o in out if o[2] in self.know.matcher.facts and self.know.fact(o[2]).negated}
-        denied_texts = " ".join(self.know.fact(f).statement.lower() for f in denied)
+        named = {o[2]: self.know.fact(o[2]) for o in out if o[2] in self.know.matcher.facts}
+        fact_texts = " ".join(f.statement.lower() for f in named.values())
+        denied_texts = " ".join(f.statement.lower() for f in named.values() if f.negated)  # (round 140)
         for s, e, hits in lex_find(self.lex, text):
             dropped: list[tuple[int, int, str, str, bool]] = []  # fact mentions this term took the place of
             if any(a < e and s < b for a, b in taken):
@@ -1315,7 +1316,7 @@ class ClaimExtractor:
                 or (
                     any(tid[5:] in denied_texts and self._term_fact.get(tid) is None for tid, _k in hits)
                     and mention_negated(text, s, e)
-                    and not any(o[2] in denied for o in dropped)
+                    and not any(o[2] in named and named[o[2]].negated for o in dropped)
                 )
             ):
                 continue  # part of a case fact named in the same sentence ("ultrasound ... no gallstones")

@@ -159,6 +159,8 @@ _SERIAL = re.compile(
     r"\s+(?:fully\s+)?(?:settled|resolved|treated|recovered|cleared|stable|better|improved)))\b",
     re.I,
 )
+# round 140: the "alpha-1" of alpha-1 antitrypsin, a test's name and no result in it
+_ALPHA_1 = r"(?:alpha|α)[\s-]?1"
 # Investigations a question can ask for; one that no case fact names is a new request, so the
 # question is not redundant even if it also names a released fact ("an ECG and a repeat lithium").
 _INVESTIGATION = re.compile(
@@ -213,7 +215,7 @@ _INVESTIGATION = re.compile(
     # bone profile", "AAT phenotyping (or SERPINA1 genotyping)", "TPO Abs", "Serum alpha-1 antitrypsin level"; not
     # microscopy, which a case's crystal fact names only in part, so "the crystal microscopy" would read as new)
     r"sestamibi(?:\s+scan)?|bone\s+profile|(?:pheno|geno)typing|(?-i:Abs)|"
-    r"(?:(?:alpha|α)[\s-]?1[\s-]?)?antitrypsin(?:\s+levels?)?(?!\s+deficiency))\b",
+    rf"(?:{_ALPHA_1}[\s-]?)?antitrypsin(?:\s+levels?)?(?!\s+deficiency))\b",
     re.I,
 )
 # "Could someone go through his drinking with him directly?", "can we corroborate that with the GP?":
@@ -514,7 +516,7 @@ _TEST_NAME_NUMBERS = re.compile(
     # round 139: the water channel's number in lower case too ("MRI brain and aquaporin-4 and MOG antibodies")
     r"\baquaporin-?4\b|"
     # round 140: a schedule written "2x/wk", a glucose load ("75 g OGTT") and alpha-1 antitrypsin
-    rf"\b{_TIMES_PER}\b|\b\d+\s?g\s+(?:OGTT|oral\s+glucose)|\b(?:alpha|α)[\s-]?1\b|"
+    rf"\b{_TIMES_PER}\b|\b\d+\s?g\s+(?:OGTT|oral\s+glucose)|\b{_ALPHA_1}\b|"
     r"\b\d+\s*(?:units?|u)\s+(?:of\s+)?(?:blood\s+|RBCs?\s+|PRBCs?\s+|red\s+cells\s+)?(?:cross-?match\w*|X-?match\w*)",
     re.I,
 )
@@ -553,8 +555,7 @@ _ORDER_PURPOSE = re.compile(
     r"\bfor\s+(?:risk\s+stratification|staging|localisation|localization|(?:surgical\s+|pre-?op\w*\s+)?fitness)\b",
     re.I,
 )
-# round 140: a note's leading "?" (consider) and a frequency (daily, weekly) before a listed test
-_QUERY_LEAD = re.compile(r"^\?\s*")
+# round 140: a frequency (daily, weekly) before a listed test
 _FREQUENCY_LEAD = re.compile(rf"^(?:{_FREQUENCY})\s+", re.I)
 # (round 134: or booked for the next morning, "FBC in AM;", which asks for a value not yet existing)
 _URGENT_WORD = re.compile(
@@ -1363,8 +1364,8 @@ class QuestionReader:
         sample") in an assessment note: an order when it names a case fact not yet released, or carries
         an urgency word. A result ("CXR: small rim", "ECG sinus tach") or a treatment is not."""
         t = _QUERY_DASH.sub("", text.strip().rstrip("."))
-        if (query := _QUERY_LEAD.match(t)) is not None and _opens_with_test(t[query.end():]):
-            t = t[query.end():]  # round 140: a note's "?" before a test is "consider" ("?CT chest for blebs")
+        if t.startswith("?") and _opens_with_test(t[1:].lstrip()):
+            t = t[1:].lstrip()  # round 140: a note's "?" before a test is "consider" ("?CT chest for blebs")
         if (colon := _RESULT_COLON.search(t)) is not None:  # (round 137: not a ratio's, "Urine protein:creatinine ratio")
             # "LP: protein, cell count, glucose", "U&E: creatinine and potassium": the test, then what to measure
             # on it; "CXR: clear", "LP: protein 1.2" report a result
