@@ -98,7 +98,8 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
     "250", "251", "252", "253", "254", "255", "256", "257", "258", "259", "260", "261",
     "262", "263", "264", "265", "266", "267", "268", "269", "270", "271", "272", "273", "274", "275", "276", "277",
     "278", "279", "280", "281", "282", "283", "284", "285", "286", "287", "288", "289", "290", "291", "292", "293",
-    "294", "295", "296", "297", "298", "299", "300", "301"))]
+    "294", "295", "296", "297", "298", "299", "300", "301",
+    "302", "303", "304", "305"))]
 # diagnosis update: its union macro-F1 counts the "no diagnosis" / "outside name" classes, which the labels of
 # 94-101 never use (F1 0 by construction); the classes the labels do use average 0.89-0.96 on every fresh set.
 # Session 13 lowered update and initiation from 0.84 to 0.83 when set 110-113 joined after its one scoring and
@@ -206,6 +207,8 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
 # initiation 0.8724, propagation 0.7902, interaction 0.8849, update 0.8570.
 # After round 140 (list orders: frequencies, "?" before a test, numbers in a test's name; a note's denial lists):
 # initiation 0.8724, propagation 0.7904, interaction 0.8849, update 0.8570.
+# Set 302-305 joined after its one scoring (session 47), untuned; the session-46 judge's fit on the 306 sets:
+# initiation 0.8718, propagation 0.7888, interaction 0.8834, update 0.8569.
 TUNING_FLOORS = {"initiation": 0.84, "propagation": 0.71, "interaction": 0.82, "diagnosis_update": 0.83}
 
 
@@ -221,7 +224,7 @@ def tuning_items():
 def test_reference_judge_agreement_on_the_tuning_sets(tuning_items):
     judge = get_judge("reference")
     results = [judge.judge(i.trajectory) for i in tuning_items]
-    assert len(tuning_items) >= 5013 and all(r.status == "ok" for r in results)
+    assert len(tuning_items) >= 5077 and all(r.status == "ok" for r in results)
     rep = agreement(tuning_items, results)
     low = {
         n: r["macro_f1"] for n, r in rep["nodes"].items()
