@@ -33,7 +33,9 @@ _ABNORMAL_WORD = re.compile(
     r"behind|delayed|"
     # round 61c: findings of a test report ("EEG normal" against "brief generalised 4-6 Hz polyspike-and-wave
     # discharges with no focal abnormality", "normal CT" against a lesion, a mass or a stone)
-    r"discharges|spikes|slowing|lesions?|masse?s?|nodules?|fractures?|stones?|calculi|thrombus|infarcts?)\b",
+    r"discharges|spikes|slowing|lesions?|masse?s?|nodules?|fractures?|stones?|calculi|thrombus|infarcts?|"
+    # round 141: a density or signal a scan reports ("CT head negative" against a hyperdense artery sign)
+    r"hyper-?dens\w*|hypo-?dens\w*|hyper-?intens\w*|hypo-?intens\w*)\b",
     re.I,
 )
 

@@ -1086,8 +1086,11 @@ _STATUS_RANK = {"supported": 0, "restated_contradiction": 1, "unsupported": 2, "
 def _one_claim_per_pressure(claims: list[Claim]) -> list[Claim]:
     """A blood pressure ("172/96") is one claim, as a reader and the labels take it: the number parser yields
     its systolic and diastolic values apart, and two claims made one misquote count twice (two invented
-    values, two tracks). The pair keeps the systolic claim's item and key, the span of both numbers and the
-    worse status of the two (a wrong diastolic value makes the pressure a misquote)."""
+    values, two tracks). The pair keeps the systolic claim's item and key and the worse status of the two (a
+    wrong diastolic value makes the pressure a misquote). Its offsets are those of the number that status comes
+    from (the systolic on a tie), while its text stays the pair (round 141): labels since set 282 split a
+    pressure as "BP 138" and "/88", and a span over both numbers ties the two by overlap, so the misquoted "138"
+    was paired with the faithful "/88"; a label of the whole "BP 138/88" overlaps either number."""
     out: list[Claim] = []
     for c in claims:
         prev = out[-1] if out else None
@@ -1097,8 +1100,8 @@ def _one_claim_per_pressure(claims: list[Claim]) -> list[Claim]:
         ):
             if _STATUS_RANK.get(c.status, 0) > _STATUS_RANK.get(prev.status, 0):
                 prev.status, prev.rule = c.status, c.rule
+                prev.span = c.span
             prev.premise = prev.premise or c.premise
-            prev.span = Span(turn=prev.span.turn, text=prev.span.text, start=prev.span.start, end=c.span.end)
             continue
         out.append(c)
     return out
@@ -1130,6 +1133,25 @@ def _context_part(ctx: str, start: int, end: int) -> str:
     lo = max((m.end() for m in _AND.finditer(ctx, lo, start)), default=lo)
     m = _PART_END.search(ctx, end)
     return ctx[lo : m.start() if m else len(ctx)]
+
+
+# round 141: a finding graded mild where the report grades it severe, or the reverse ("the left testis is swollen but
+# only mildly tender" against "swollen and exquisitely tender")
+_MILD_GRADE = r"(?:mild(?:ly)?|slight(?:ly)?|minimal(?:ly)?)"
+_SEVERE_GRADE = r"(?:exquisite(?:ly)?|severe(?:ly)?|marked(?:ly)?|extreme(?:ly)?|intense(?:ly)?)"
+
+
+def _grade_conflict(statement: str, clause: str) -> str | None:
+    """Why ``clause`` grades a finding against the grade ``statement`` gives it (same word, opposite grade)."""
+    for said, other in ((_MILD_GRADE, _SEVERE_GRADE), (_SEVERE_GRADE, _MILD_GRADE)):
+        for m in re.finditer(rf"\b{said}\s+([a-z]{{4,}})", clause, re.I):
+            if re.search(rf"\b{other}\s+{re.escape(m.group(1)[:5])}", statement, re.I):
+                return f"grades '{m.group(0)}' where the released statement grades it otherwise"
+    return None
+
+
+# round 141: a scan called negative after its name ("CT head negative", "CT head was negative")
+_SCAN_CALLED_NEGATIVE = r"\s+(?:(?:was|is|were|came\s+back)\s+)?(?:negative|neg)\b(?!\s+for\b)"
 
 
 class ClaimExtractor:
@@ -2792,6 +2814,8 @@ class ClaimExtractor:
         """Why a qualitative statement about released fact ``f`` contradicts it (None if it agrees)."""
         if not present and mention and _negated_in_statement(f, mention):
             return None  # "no postural drop", "no CO alarm": the statement denies it too
+        if present and (graded := _grade_conflict(f.statement, sentence or clause)):
+            return graded
         if present and mention and f.negated and self.lex_kinds.get(f"term:{mention.strip()}") == "finding" and (
             _negated_in_statement(f, mention)
         ):
@@ -2913,6 +2937,14 @@ class ClaimExtractor:
                     return widened
         if not present and f.category not in OBJECTIVE_CATEGORIES:
             return f"denies {f.name}, which the case states"
+        if (
+            not present and mention and f.category == FactCategory.imaging
+            and mention.strip().lower() in {n.lower() for n in f.all_names}
+            and re.search(rf"{re.escape(mention.strip())}{_SCAN_CALLED_NEGATIVE}", local if local is not None else clause, re.I)
+            and (abn := reported_abnormal(f.statement)) is not None
+        ):
+            # round 141: "CT head negative" where the report shows a hyperdense artery sign: the scan called clear
+            return f"calls {f.name} negative where the report describes '{abn.group(0)}'"
         if (
             not present and mention and f.category == FactCategory.exam and not f.negated
             and mention.strip().lower() in {n.lower() for n in f.all_names}

@@ -249,14 +249,6 @@ _PURPOSE_LEADIN = re.compile(
     r"[^:.?]{0,80}:\s*$",
     re.I,
 )
-# "Recheck venous lead in 1-3 months.", "Repeat FBC in 4 weeks." under a plan heading: a bare imperative
-# that schedules a future test is a plan order, not a request for information now ("Please repeat ..."
-# still asks). In a note's body or A/P ("Recheck Ca/PTH in 4 wk.") the labels read it as the ask it is.
-_SCHEDULED_ORDER = re.compile(
-    r"^\W*(?:re-?check|repeat|re-?test|re-?measure|f/u|follow[\s-]?up)\b(?![^.?]*\bplease\b)[^.?]{0,60}?\b(?:in|after|at)\s+"
-    r"(?:\d+(?:\s*[–-]\s*\d+)?|a|one|two|three|four|six|a\s+few)\s*(?:days?|weeks?|wks?|months?|years?)\b",
-    re.I,
-)
 # "Pls: HbA1c. Also lipids, U&E/eGFR, urine ACR.": a verbless "Also X" continues the ask before it
 _ALSO_MORE = re.compile(r"^\W*also\s+(?!\w+ed\b|has\b|had\b|is\b|was\b|c/o\b|on\b)", re.I)
 # a list item that reports a result ("ESR 85", "ultrasound was normal") is evidence, not a request
@@ -463,7 +455,7 @@ _ANAPHORIC_REQUEST = re.compile(r"\b(?:those|these|them|they|the\s+results?|the\
 # patient's own facts: it is relevant (exposure, contagion, family screening) and never redundant
 # with the patient's released results ("Can the husband and children have co-oximetry too?").
 _OTHER_PEOPLE = re.compile(
-    r"\b(?:husband|wife|partner|spouse|children|kids|sons?|daughters?|siblings?|sisters?|brothers?|mother|father|"
+    r"\b(?:husband|wife|partner|spouse|children|kids|sons?|daughters?|siblings?|sibs|sisters?|brothers?|mother|father|"
     r"parents?|grand(?:mother|father|parents?)|family(?!\s+history)(?:\s+members)?|household(?:\s+members)?|relatives|"
     r"(?:close\s+)?contacts|others?\s+(?:at\s+home|in\s+the\s+house(?:hold)?)|rest\s+of\s+the\s+(?:family|household))\b",
     re.I,
@@ -506,8 +498,10 @@ _FIELD_STRENGTH = r"(?-i:\b[13](?:\.5)?\s?T\b)"
 # round 140: how often a test is done, written before it or after it ("Daily U&E", "Trend LFTs 2x/wk")
 _TIMES_PER = r"\d\s?x\s?/\s?(?:wk|week|d|day)"
 _FREQUENCY = rf"daily|weekly|twice[\s-](?:daily|weekly)|alternate[\s-]day|nightly|{_TIMES_PER}"
+# round 141: a test's interval written out ("FVC every 4–6 hours", "Cr every 2 days")
+_EVERY = r"every\s+\d+(?:\s*[–-]\s*\d+)?\s*(?:hours?|hrs?|h|days?|weeks?|wks?|months?)"
 _TEST_NAME_NUMBERS = re.compile(
-    r"\b\d+[\s-]*(?:lead|hours?|h|hr|am|pm)\b|\bx\s*\d\b|(?-i:\b[a-z]?[A-Z][A-Za-z]*-?\d+[A-Za-z]*\b)|"
+    r"\b\d+[\s-]*(?:lead|hours?|h|hr|am|pm)\b|(?:\bx|×)\s*\d\b|(?-i:\b[a-z]?[A-Z][A-Za-z]*-?\d+[A-Za-z]*\b)|"
     # round 137: a test's schedule and the scanner's field strength ("FVC q6h", "Serial Hgb q4h", "Repeat venous
     # Pb 1/12", "3T epilepsy-protocol MRI"); the lower-case "fT4" and the hyphened "Aquaporin-4" are names too
     rf"\bq\s?\d+\s?(?:h|hrs?|hourly|min)\b|\b\d+/(?:12|52)\b|{_FIELD_STRENGTH}|"
@@ -516,7 +510,7 @@ _TEST_NAME_NUMBERS = re.compile(
     # round 139: the water channel's number in lower case too ("MRI brain and aquaporin-4 and MOG antibodies")
     r"\baquaporin-?4\b|"
     # round 140: a schedule written "2x/wk", a glucose load ("75 g OGTT") and alpha-1 antitrypsin
-    rf"\b{_TIMES_PER}\b|\b\d+\s?g\s+(?:OGTT|oral\s+glucose)|\b{_ALPHA_1}\b|"
+    rf"\b{_TIMES_PER}\b|\b\d+\s?g\s+(?:OGTT|oral\s+glucose)|\b{_ALPHA_1}\b|\b{_EVERY}\b|"
     r"\b\d+\s*(?:units?|u)\s+(?:of\s+)?(?:blood\s+|RBCs?\s+|PRBCs?\s+|red\s+cells\s+)?(?:cross-?match\w*|X-?match\w*)",
     re.I,
 )
@@ -539,6 +533,8 @@ _ORDER_DETAIL = re.compile(
     r"elastography)\b|"
     # round 138: an instruction in brackets ("DEXA (include the forearm)")
     r"\((?:include|including|incl\.?|to\s+include)\b[^)]*\)|"
+    # round 141: what the order's result is expected to be, in brackets ("AM cortisol (will be suppressed on dex)")
+    r"\((?:will|would|may|might|expect(?:ed)?|likely)\b[^)]*\)|"
     # round 136: "Colonoscopy w/ bx": the biopsies taken at the test belong to its order
     r"\b(?:with|w/)\s*(?:bx|biops(?:y|ies))\b|"
     r"\bbefore\s+(?:any|the|his|her|a|an|starting|commencing|initiating)\b.*$|\((?:drawn?|taken|sent)\s+before\b[^)]*\)",
@@ -557,6 +553,11 @@ _ORDER_PURPOSE = re.compile(
 )
 # round 140: a frequency (daily, weekly) before a listed test
 _FREQUENCY_LEAD = re.compile(rf"^(?:{_FREQUENCY})\s+", re.I)
+# round 141: or after it ("LFTs monthly", "FVC every 4–6 hours"), with the escalation a monitoring order carries
+# ("; ICU review if it falls below 20 mL/kg", cut with its condition before this is read)
+_FREQUENCY_TAIL = re.compile(
+    rf"\s+(?:{_FREQUENCY}|monthly|{_EVERY})(?:\s*[;,]\s*(?:an?\s+)?(?:ICU|HDU|ITU|critical\s+care)(?:\s+review)?)?\s*[;,]?$", re.I
+)
 # (round 134: or booked for the next morning, "FBC in AM;", which asks for a value not yet existing)
 _URGENT_WORD = re.compile(
     r"\b(?:stat|now|urgent(?:ly)?|today|asap|tonight|please|pls|in\s+(?:the\s+)?(?:AM|morning)|tomorrow)\b", re.I
@@ -729,6 +730,8 @@ _GENERIC_TEST_WORDS = {
     "some", "repeat", "more", "your", "bedside", "urgent", "portable", "formal", "quick", "another", "baseline",
     "serial", "emergency", "proper", "full", "early", "initial", "same-day", "fresh", "official", "rapid",
     "point-of-care", "outpatient", "inpatient", "today's", "latest", "recent", "new", "updated", "follow-up",
+    # round 141: a monitoring verb before the test's shorthand ("Trend trop q6h")
+    "trend", "recheck", "re-check",
 }
 _SOURCE_CHECK = re.compile(
     r"\b(?:samples?|specimens?|assays?|methods?|laborator(?:y|ies)|lab|identity|label\w*|source|outside|external|"
@@ -1070,8 +1073,6 @@ def is_request(seg: Segment) -> tuple[bool, str]:
         or (_is_drug_order(" ".join(added.split()[:2])) and not (_opens_with_analyte(added) or _SPECIMEN_FIRST.match(added)))
     ):
         return False, "adds something that is not a test ('I'd add colchicine'), not a request for information"
-    if not ends_q and seg.section == "plan" and _SCHEDULED_ORDER.match(text):
-        return False, "a bare order scheduling a future test, not a request for information"
     if not ends_q and _FUTURE_NEED.search(text):
         return False, "a test due in years ('He will need a surveillance colonoscopy at three years'), not asked now"
     if not ends_q and _NOT_NEEDED.search(text):
@@ -1389,6 +1390,8 @@ class QuestionReader:
         # and glucose"), like "Trend LFTs daily" after it
         if (freq := _FREQUENCY_LEAD.match(t)) is not None:
             t = t[freq.end():]
+        elif (freq := _FREQUENCY_TAIL.search(t)) is not None and freq.start() > 0:
+            t = t[: freq.start()]
         # round 137: a purpose clause ("RUQ ultrasound to confirm gallbladder wall thickening", "Venous blood lead to
         # confirm or refute the capillary result") names what the order should show, not a result of it
         purpose = _ORDER_PURPOSE.search(t)
@@ -1707,6 +1710,10 @@ class QuestionReader:
                 for f in r.targets
             ):
                 reasons.append("asks about past episodes, not the current result it names: new")
+            elif not r.confirm and r.others and (_INVESTIGATION.search(r.text) or _analyte_spans(r.text)):
+                # round 141: a test of the relatives ("Lead level for sibs") that only the meaning matched to the
+                # patient's released result asks for new values
+                reasons.append("asks for a test of other people (relatives, household), not the patient's: new")
             elif not r.confirm:
                 if r.targets and r.targets <= set(tc.released):
                     d.redundant = True

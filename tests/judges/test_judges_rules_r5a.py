@@ -121,14 +121,16 @@ def test_bullets_after_a_purpose_lead_in_are_requests():
     assert "jaw pain on chewing" not in qs
 
 
-def test_a_bare_order_scheduling_a_future_test_is_not_a_request():
-    """Under a plan heading. Round 49 narrowed this rule to plan sections: in a note's body or A/P a
-    bare "Recheck Ca/PTH in 4 wk." is labelled a request 43 times in 47 on the 126 tuning sets."""
+def test_a_bare_order_scheduling_a_future_test_is_a_request():
+    """Rounds 5-140 read it as a plan order under a plan heading (round 49 narrowed that to plan sections). Round
+    141 follows the spec's decided reading (docs/judges.md, "Serial measurements": scheduled repeats ask for values
+    that do not exist yet): on the 306 tuning sets the plan-heading orders are labelled requests far more often
+    than not (49 follow-up decisions fixed, 14 unlabelled ones read)."""
     def seg(text):
         return segment_reply(text)[-1]
 
-    assert not is_request(seg("Plan:\nRepeat ESR in 2 weeks."))[0]
-    assert not is_request(seg("Plan:\nRecheck the potassium in three days."))[0]
+    assert is_request(seg("Plan:\nRepeat ESR in 2 weeks."))[0]
+    assert is_request(seg("Plan:\nRecheck the potassium in three days."))[0]
     assert is_request(seg("Plan:\nPlease repeat the ESR in 2 weeks."))[0]
     assert is_request(seg("Repeat ESR in 2 weeks."))[0]
 

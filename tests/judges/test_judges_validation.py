@@ -209,6 +209,9 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
 # initiation 0.8724, propagation 0.7904, interaction 0.8849, update 0.8570.
 # Set 302-305 joined after its one scoring (session 47), untuned; the session-46 judge's fit on the 306 sets:
 # initiation 0.8718, propagation 0.7888, interaction 0.8834, update 0.8569.
+# After round 141 (scheduled repeats and monitoring orders as requests; a pressure's claim on its deciding number, a
+# scan called negative, a finding graded against the report): initiation 0.8721, propagation 0.7889, interaction
+# 0.8834, update 0.8569.
 TUNING_FLOORS = {"initiation": 0.84, "propagation": 0.71, "interaction": 0.82, "diagnosis_update": 0.83}
 
 
