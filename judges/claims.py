@@ -1141,10 +1141,12 @@ _MILD_GRADE = r"(?:mild(?:ly)?|slight(?:ly)?|minimal(?:ly)?)"
 _SEVERE_GRADE = r"(?:exquisite(?:ly)?|severe(?:ly)?|marked(?:ly)?|extreme(?:ly)?|intense(?:ly)?)"
 
 
-def _grade_conflict(statement: str, clause: str) -> str | None:
-    """Why ``clause`` grades a finding against the grade ``statement`` gives it (same word, opposite grade)."""
+def _grade_conflict(statement: str, sentence: str) -> str | None:
+    """Why ``sentence`` grades a finding against the grade ``statement`` gives it (same word, opposite grade). The
+    whole sentence, not the claim's clause: the grade often sits in the next clause ("the left testis is swollen but
+    only mildly tender"), and the same graded word in the fact's own statement keeps it to that fact."""
     for said, other in ((_MILD_GRADE, _SEVERE_GRADE), (_SEVERE_GRADE, _MILD_GRADE)):
-        for m in re.finditer(rf"\b{said}\s+([a-z]{{4,}})", clause, re.I):
+        for m in re.finditer(rf"\b{said}\s+([a-z]{{4,}})", sentence, re.I):
             if re.search(rf"\b{other}\s+{re.escape(m.group(1)[:5])}", statement, re.I):
                 return f"grades '{m.group(0)}' where the released statement grades it otherwise"
     return None
