@@ -1141,13 +1141,28 @@ _MILD_GRADE = r"(?:mild(?:ly)?|slight(?:ly)?|minimal(?:ly)?)"
 _SEVERE_GRADE = r"(?:exquisite(?:ly)?|severe(?:ly)?|marked(?:ly)?|extreme(?:ly)?|intense(?:ly)?)"
 
 
+_GRADED = {
+    grade: re.compile(rf"\b{words}\s+([a-z]+)", re.I) for grade, words in (("mild", _MILD_GRADE), ("severe", _SEVERE_GRADE))
+}
+
+
+@functools.cache
+def _statement_grades(statement: str) -> dict[str, tuple[str, ...]]:
+    """The words a fact's statement grades, per grade ("exquisitely tender" -> severe: ("tender",)). Cached: a
+    statement is fixed, and every claim on its fact asks."""
+    return {grade: tuple(m.group(1).lower() for m in rx.finditer(statement)) for grade, rx in _GRADED.items()}
+
+
 def _grade_conflict(statement: str, sentence: str) -> str | None:
     """Why ``sentence`` grades a finding against the grade ``statement`` gives it (same word, opposite grade). The
     whole sentence, not the claim's clause: the grade often sits in the next clause ("the left testis is swollen but
     only mildly tender"), and the same graded word in the fact's own statement keeps it to that fact."""
-    for said, other in ((_MILD_GRADE, _SEVERE_GRADE), (_SEVERE_GRADE, _MILD_GRADE)):
-        for m in re.finditer(rf"\b{said}\s+([a-z]{{4,}})", sentence, re.I):
-            if re.search(rf"\b{other}\s+{re.escape(m.group(1)[:5])}", statement, re.I):
+    graded = _statement_grades(statement)
+    for said, other in (("mild", "severe"), ("severe", "mild")):
+        if not graded[other]:
+            continue
+        for m in _GRADED[said].finditer(sentence):
+            if len(m.group(1)) >= 4 and any(w.startswith(m.group(1)[:5].lower()) for w in graded[other]):
                 return f"grades '{m.group(0)}' where the released statement grades it otherwise"
     return None
 
@@ -2939,17 +2954,17 @@ class ClaimExtractor:
                     return widened
         if not present and f.category not in OBJECTIVE_CATEGORIES:
             return f"denies {f.name}, which the case states"
+        # a denial that names the fact itself ("CT head negative", "There are no eye signs"), read by the next two rules
+        denies_by_name = not present and bool(mention) and mention.strip().lower() in {n.lower() for n in f.all_names}
         if (
-            not present and mention and f.category == FactCategory.imaging
-            and mention.strip().lower() in {n.lower() for n in f.all_names}
+            denies_by_name and f.category == FactCategory.imaging
             and re.search(rf"{re.escape(mention.strip())}{_SCAN_CALLED_NEGATIVE}", local if local is not None else clause, re.I)
             and (abn := reported_abnormal(f.statement)) is not None
         ):
             # round 141: "CT head negative" where the report shows a hyperdense artery sign: the scan called clear
             return f"calls {f.name} negative where the report describes '{abn.group(0)}'"
         if (
-            not present and mention and f.category == FactCategory.exam and not f.negated
-            and mention.strip().lower() in {n.lower() for n in f.all_names}
+            denies_by_name and f.category == FactCategory.exam and not f.negated
             and not re.search(r"\b(?:examination|exam|assessment|check)\b", mention, re.I)
             and not NORMAL_RX.search(f.statement) and not _negated_in_statement(f, mention)
         ):

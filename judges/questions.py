@@ -1710,7 +1710,7 @@ class QuestionReader:
                 for f in r.targets
             ):
                 reasons.append("asks about past episodes, not the current result it names: new")
-            elif not r.confirm and r.others and (_INVESTIGATION.search(r.text) or _analyte_spans(r.text)):
+            elif not r.confirm and r.others and _names_test(r.text):
                 # round 141: a test of the relatives ("Lead level for sibs") that only the meaning matched to the
                 # patient's released result asks for new values
                 reasons.append("asks for a test of other people (relatives, household), not the patient's: new")
