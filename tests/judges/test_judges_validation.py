@@ -99,7 +99,7 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
     "262", "263", "264", "265", "266", "267", "268", "269", "270", "271", "272", "273", "274", "275", "276", "277",
     "278", "279", "280", "281", "282", "283", "284", "285", "286", "287", "288", "289", "290", "291", "292", "293",
     "294", "295", "296", "297", "298", "299", "300", "301",
-    "302", "303", "304", "305"))]
+    "302", "303", "304", "305", "306", "307", "308", "309"))]
 # diagnosis update: its union macro-F1 counts the "no diagnosis" / "outside name" classes, which the labels of
 # 94-101 never use (F1 0 by construction); the classes the labels do use average 0.89-0.96 on every fresh set.
 # Session 13 lowered update and initiation from 0.84 to 0.83 when set 110-113 joined after its one scoring and
@@ -212,6 +212,8 @@ TUNING_SETS = ["validation", *(f"heldout{s}" for s in ("", "2", "3", "4", "5", "
 # After round 141 (scheduled repeats and monitoring orders as requests; a pressure's claim on its deciding number, a
 # scan called negative, a finding graded against the report): initiation 0.8721, propagation 0.7889, interaction
 # 0.8834, update 0.8569.
+# Set 306-309 joined after its one scoring (session 48), untuned; the session-47 judge's fit on the 310 sets:
+# initiation 0.8713, propagation 0.7879, interaction 0.8836, update 0.8565.
 TUNING_FLOORS = {"initiation": 0.84, "propagation": 0.71, "interaction": 0.82, "diagnosis_update": 0.83}
 
 
@@ -227,7 +229,7 @@ def tuning_items():
 def test_reference_judge_agreement_on_the_tuning_sets(tuning_items):
     judge = get_judge("reference")
     results = [judge.judge(i.trajectory) for i in tuning_items]
-    assert len(tuning_items) >= 5077 and all(r.status == "ok" for r in results)
+    assert len(tuning_items) >= 5141 and all(r.status == "ok" for r in results)
     rep = agreement(tuning_items, results)
     low = {
         n: r["macro_f1"] for n, r in rep["nodes"].items()
