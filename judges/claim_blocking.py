@@ -396,12 +396,18 @@ _UNTIL_BEFORE = re.compile(
     r"(?:[\w-]+\s+){0,4}$",
     re.I,
 )
+# round 142: a test's result said to be missing ("Without the OGTT values I still think ..."); "a rash without fever"
+# still denies the fever
+_WITHOUT_BEFORE = re.compile(r"\bwithout\s+(?:the\s+|his\s+|her\s+|any\s+)?$", re.I)
+_RESULT_NOUN_AFTER = re.compile(r"\s*(?:values?|results?|reports?|numbers?|levels?|readings?)\b", re.I)
 # round 67: a sign to be watched for ("Plt 26, watch for bleeding", "monitor for signs of cerebral oedema", "safety-net
 # for fever"): what may come, not a finding
 _WATCH_FOR_BEFORE = re.compile(
     r"\b(?:watch(?:ing)?|monitor(?:ing)?|observe|observing|look(?:ing)?\s+out|safety-?net(?:ting)?|vigilant|"
     r"warn(?:ed)?(?:\s+(?:him|her|them|the\s+family|the\s+parents))?|alert)\s+(?:closely\s+|carefully\s+)?for\s+"
-    r"(?:any\s+|further\s+|new\s+|early\s+|(?:clinical\s+)?signs?\s+of\s+|symptoms?\s+of\s+)*$",
+    r"(?:any\s+|further\s+|new\s+|early\s+|(?:clinical\s+)?signs?\s+of\s+|symptoms?\s+of\s+)*$|"
+    # round 142: or a risk named ("given the risk of AV block", "he is at risk of complete heart block")
+    r"\brisks?\s+(?:of|for)\s+(?:developing\s+|progression\s+to\s+)?$",
     re.I,
 )
 # round 67: what a test ordered on a line is for ("- CT KUB for stone burden/nephrocalcinosis", "MRI pelvis to look
@@ -512,6 +518,8 @@ def _blocked(
         return "a sign to be watched for ('watch for bleeding'), not a finding"
     if not numeric and (_UNTIL_BEFORE.search(text[max(0, pos - 50) : pos]) or _MEANS_AFTER.match(text[end : end + 40])):
         return "a test awaited or planned ('until the histology is back', 'CT head to exclude bleeding'), not a result"
+    if not numeric and _WITHOUT_BEFORE.search(text[max(0, pos - 20) : pos]) and _RESULT_NOUN_AFTER.match(text[end : end + 20]):
+        return "a result said to be missing ('Without the OGTT values I still think ...'), not a finding"
     if numeric and _ORDER_LINE.search(text) and (
         _DOSE_UNIT_AFTER.match(re.sub(r"^[\d.,\s–-]+", "", text[pos:end]) + text[end : end + 20])
         or _DRUG_STRENGTH_BEFORE.search(text[max(0, pos - 15) : pos])

@@ -723,6 +723,19 @@ def _drug_names() -> frozenset[str]:
     return frozenset(n.lower() for t in treatment_terms() for n in names.get(t, (t[5:],)))
 
 
+# round 142: an examination line's label before a sign, and the body site after it: the sign stated as found
+_EXAM_LABEL_BEFORE = re.compile(r"(?:^|\n)\W*(?:exam(?:ination)?|O/E|on\s+examination)\s*[:\-–—]\s*(?:[^.;:\n]*,\s*)?$", re.I)
+_SITE_AFTER = re.compile(
+    r"\s+(?:at|over|on|of|in)\s+(?:the\s+|her\s+|his\s+|both\s+)?(?:[\w-]+\s+){0,2}?(?:injection\s+)?"
+    r"(?:sites?|thighs?|abdomen|arms?)\b",
+    re.I,
+)
+
+
+# round 142: how a test behaves in a condition ("HbA1c runs falsely low in pregnancy"), not its value called low
+_TEST_BEHAVIOUR = re.compile(r"\b(?:runs?|reads?|tends?\s+to\s+(?:run|read|be))\s+(?:\w+\s+)?(?:low|high|lower|higher)\s+(?:in|during)\b", re.I)
+
+
 def _attributed(before: str) -> bool:
     """Whether the words before a mention attribute it to a document or a third party, not the agent."""
     if _PATIENT_SAYS.search(before):
@@ -1688,7 +1701,10 @@ class ClaimExtractor:
         dx_spans: list[tuple[int, int]],
         next_id: int,
         final_sections: bool,
+        asked: frozenset[int] = frozenset(),
     ) -> ExtractedTurn:
+        """The claims of one reply. ``asked`` holds the start offsets of the spans the question reader read as
+        requests (round 142: a short list item it reads as an order, "- F/u NS1/IgM", asserts nothing)."""
         claims: list[Claim] = []
         retractions: list[tuple[Segment, set[str]]] = []
         derived = derived_values(self.know.case, tc.released)
@@ -1706,7 +1722,7 @@ class ClaimExtractor:
             if seg.section in ("plan", "questions"):
                 continue
             req = _request_start(seg)
-            if req == 0:
+            if req == 0 or (req is None and seg.bullet and seg.start in asked and len(text.split()) <= 12):
                 continue
             lo = 0
             if has_final_diagnosis(text) or (
@@ -1853,6 +1869,11 @@ class ClaimExtractor:
                     a <= seg.start + s < b or (crossing and seg.start + s < a < seg.start + e < b) for a, b in dx_spans
                 ) and not (
                     neg and item in self.know.matcher.facts and _DIRECT_NEGATION.search(text[max(0, s - 25) : s])
+                ) and not (
+                    # round 142: a sign the case examines that also names a differential, stated as found
+                    # ("Exam: lipohypertrophy at abdominal injection sites" where the sites show none)
+                    f is not None and f.category == FactCategory.exam
+                    and (_EXAM_LABEL_BEFORE.search(text[:s]) or _SITE_AFTER.match(text[e : e + 40]))
                 ):
                     # a diagnosis name, or a mention running into one ("*Plasmodium falciparum* malaria"; a
                     # relative's disease, "mother's autoimmune hypothyroidism", stays family history); but "no
@@ -1896,6 +1917,8 @@ class ClaimExtractor:
                                 c2 = self._factual(tc, seg, s2, e2, item, k2, n2, premise, c.id, dx_local)
                                 if c2 is not None and c2.status == "contradicted":
                                     c.status, c.rule = c2.status, c2.rule
+            new = claims[first_new:]
+            claims[first_new:] = [c for c in new if not self._term_in_fact_claim(c, new)]
             if retracting:
                 # a correction withdraws the wrong value and states the right one ("I wrote 20 pack-years
                 # earlier, but it is 40 pack-years"): only what the context supports is asserted
@@ -1913,6 +1936,10 @@ class ClaimExtractor:
                     c.status != "restated_contradiction" or (quoted is not None and quoted[0] == "supported")
                 ):
                     c.status, c.rule = copied  # type: ignore[assignment]
+        for i, c in enumerate(claims):
+            # ids follow the kept claims: a claim dropped after it was numbered (a general term inside a case fact's
+            # claim, round 142; a retraction's wrong value) must not leave its number to the next one
+            c.id = f"c{next_id + i}"
         return ExtractedTurn(claims, retractions)
 
     def _history_dx(self, text: str, lo: int, hi: int, quotes) -> list[tuple[int, int, str]]:
@@ -2869,6 +2896,8 @@ class ClaimExtractor:
         if f.value is not None and f.reference_range is not None:
             if mention and mention in loc0 and _EARLIER_READING.search(loc0.split(mention)[0][-30:]):
                 return None  # "booking BP normal": an earlier reading, not the current value called normal
+            if _TEST_BEHAVIOUR.search(local if local is not None else clause):
+                return None  # round 142: "HbA1c runs low in pregnancy": how the test behaves, not this value called low
             lo, hi = f.reference_range.low, f.reference_range.high
             high = hi is not None and f.value > hi
             low = lo is not None and f.value < lo
@@ -3385,10 +3414,12 @@ class ClaimExtractor:
                     return f"the released context itself reports the {name} as {', '.join(sorted(qualifiers))}"
         return None
 
-    def _context_says(self, tc: TurnContext, mention: str, present: bool, local: str = "") -> bool:
-        """Whether the user's own words state ``mention`` with the same polarity and with every
-        result word the agent attaches to it ("temporal artery is tender" needs "tender" there too)."""
-        ctx = tc.context_text
+    def _context_says(
+        self, tc: TurnContext | None, mention: str, present: bool, local: str = "", ctx: str | None = None
+    ) -> bool:
+        """Whether the user's own words (or ``ctx``, one statement) state ``mention`` with the same polarity and with
+        every result word the agent attaches to it ("temporal artery is tender" needs "tender" there too)."""
+        ctx = tc.context_text if ctx is None and tc is not None else (ctx or "")
         words = mention.strip().lower()
         if len(words) < 4:
             return False
@@ -3417,14 +3448,30 @@ class ClaimExtractor:
                     return True
         return False
 
-    def _context_says_term(self, tc: TurnContext, item: str, present: bool) -> bool:
-        """Whether the context states a general term under any of its names in another word order or
+    def _context_says_term(self, tc: TurnContext | None, item: str, present: bool, ctx: str | None = None) -> bool:
+        """Whether the context (or ``ctx``) states a general term under any of its names in another word order or
         inflection (the stem comparison of :meth:`_context_says`, name by name)."""
         names = _finding_names().get(item, ())
-        return any(len(n.split()) >= 2 and self._context_says(tc, n, present) for n in names)
+        return any(len(n.split()) >= 2 and self._context_says(tc, n, present, ctx=ctx) for n in names)
 
-    def _context_polarity(self, tc: TurnContext, item: str, ctx: str | None = None) -> bool | None:
-        ctx = tc.context_text if ctx is None else ctx
+    def _term_in_fact_claim(self, c: Claim, others: list[Claim]) -> bool:
+        """Round 142: whether a general term's supported claim restates part of a case fact claimed right beside it
+        ("JVP 7 cm, lungs clear", where the case's JVP statement also says the lung fields are clear): the case
+        fact takes precedence over the general vocabulary, so the term is no claim of its own."""
+        if not c.item.startswith("term:") or c.kind != "factual" or c.status != "supported":
+            return False
+        for o in others:
+            f = self.know.matcher.facts.get(o.item) if o is not c else None
+            # (only a claim right beside it: "JVP 7 cm, lungs clear", not another clause of the sentence)
+            near = o.span.end <= c.span.start <= o.span.end + 25 or c.span.end <= o.span.start <= c.span.end + 25
+            if f is not None and near and (
+                self._context_polarity(None, c.item, ctx=f.statement) or self._context_says_term(None, c.item, True, ctx=f.statement)
+            ):
+                return True
+        return False
+
+    def _context_polarity(self, tc: TurnContext | None, item: str, ctx: str | None = None) -> bool | None:
+        ctx = tc.context_text if ctx is None and tc is not None else (ctx or "")
         result = None
         for s, e, hits in lex_find(self.lex, ctx):
             if any(h[0] == item for h in hits):

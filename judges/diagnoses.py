@@ -689,7 +689,8 @@ _THIS_IS_MODIFIED = re.compile(
 # as flatly as "he has" ("I am worried this man has a metabolic acidosis" is a worry: the noun does not open it)
 _PATIENT_HAS = re.compile(
     r"^\W*(?:(?:so|okay|ok|well|yes|right)\b[,\s]*)*(?:this|the|our)\s+(?:little\s+|young\s+|old\s+)?"
-    r"(?:guy|boy|girl|man|woman|lady|gentleman|chap|child|kid|toddler|baby|infant)(?:\s+has(?:\s+got)?|'s\s+got)\s+"
+    # (round 142: or "is having" an event, "This gentleman is having an inferior STEMI.")
+    r"(?:guy|boy|girl|man|woman|lady|gentleman|chap|child|kid|toddler|baby|infant)(?:\s+has(?:\s+got)?|'s\s+got|\s+is\s+having)\s+"
     r"(?:an?\s+|the\s+)?(?:[A-Za-z][\w\-/]*\s+){0,2}$",
     re.I,
 )

@@ -119,7 +119,9 @@ _FAMILY_HISTORY = re.compile(r"\bfamily\s+history\s+of\s+[^,.;?]*", re.I)
 # Scheduled serial measurements ask for values that do not exist yet: a new request even when
 # an earlier value of the same measurement was released ("serial FVC every 4-6 hours").
 _SERIAL = re.compile(
+    # (round 142: and the British shorthand of days, weeks and months, "Repeat venous Pb 1/12")
     r"\b(?:serial|every\s+\d+(?:\s*[–-]\s*\d+)?\s*(?:hours?|hrs?|h|minutes?|mins?|days?)|\d+[-\s]?(?:hourly|hrly|hly)|"
+    r"\d+/(?:7|12|52)\b|"
     r"(?:in|after|at)\s+(?:another\s+)?\d+(?:\s*[–-]\s*\d+)?\s*(?:hours?|hrs?|h)|trend(?:ing)?|"
     r"(?:in|after)\s+(?:another\s+)?(?:an|one|a\s+few|a\s+couple\s+of|two|three|four|six|half\s+an)\s+hours?|"
     r"(?:in|after)\s+\d+\s*(?:minutes|mins)|any\s+(?:further|more)\s+(?:doses|episodes|attacks|bleeds?)|"
@@ -215,6 +217,11 @@ _INVESTIGATION = re.compile(
     # bone profile", "AAT phenotyping (or SERPINA1 genotyping)", "TPO Abs", "Serum alpha-1 antitrypsin level"; not
     # microscopy, which a case's crystal fact names only in part, so "the crystal microscopy" would read as new)
     r"sestamibi(?:\s+scan)?|bone\s+profile|(?:pheno|geno)typing|(?-i:Abs)|"
+    # round 142: lung function, an eye examination, the haemoglobin/haematocrit pair, diabetic markers, lipids and an
+    # antibody written "Ab" after its target, listed bare as orders ("Full PFTs w/ DLCO", "Dilated retinal exam",
+    # "Serial H/H", "Fructosamine", "Urine microalbumin", "Lipids in full + QRISK3", "Serum NMDAR Ab", "TPO Ab.")
+    r"PFTs?|pulmonary\s+function\s+tests?|(?:dilated\s+)?(?:retinal|fundal)\s+exam(?:ination)?|H/H|H\s?&\s?H|"
+    r"fructosamine|microalbumin|(?:fasting\s+)?lipids|(?<=[A-Z0-9]\s)(?-i:Ab)|"
     rf"(?:{_ALPHA_1}[\s-]?)?antitrypsin(?:\s+levels?)?(?!\s+deficiency))\b",
     re.I,
 )
@@ -236,7 +243,9 @@ _COMPOUND_ASK = re.compile(
 # weeks ahead asks for a future value, so it does not detect the gap of the current one
 _FUTURE_REPEAT = re.compile(
     r"\b(?:in|after)\s+(?:another\s+)?(?:\d+(?:\s*[–-]\s*\d+)?|a|one|two|three|four|six|a\s+few|a\s+couple\s+of)"
-    r"\s*(?:weeks?|wks?|months?|mos?|years?)\b|\b\d+(?:\s*[–-]\s*\d+)?\s*(?:weeks?|months?)\s+(?:after|post|following)\b",
+    r"\s*(?:weeks?|wks?|months?|mos?|years?)\b|\b\d+(?:\s*[–-]\s*\d+)?\s*(?:weeks?|months?)\s+(?:after|post|following)\b|"
+    # (round 142: the British shorthand of weeks and months, "repeat LDCT 3/12", "Repeat venous Pb 1/12")
+    r"\b\d+/(?:12|52)\b",
     re.I,
 )
 # a case fact that is itself the repeat of a test ("repeat urine albumin-creatinine ratio")
@@ -497,11 +506,12 @@ _EXAMINE_WORD = re.compile(r"(?:re-?)?examin(?:e|ation)", re.I)
 _FIELD_STRENGTH = r"(?-i:\b[13](?:\.5)?\s?T\b)"
 # round 140: how often a test is done, written before it or after it ("Daily U&E", "Trend LFTs 2x/wk")
 _TIMES_PER = r"\d\s?x\s?/\s?(?:wk|week|d|day)"
-_FREQUENCY = rf"daily|weekly|twice[\s-](?:daily|weekly)|alternate[\s-]day|nightly|{_TIMES_PER}"
+# (round 142: or in hours, "CK 6-hourly", "a 4-hourly temperature chart")
+_FREQUENCY = rf"daily|weekly|twice[\s-](?:daily|weekly)|alternate[\s-]day|nightly|\d+[\s-]?hourly|{_TIMES_PER}"
 # round 141: a test's interval written out ("FVC every 4–6 hours", "Cr every 2 days")
 _EVERY = r"every\s+\d+(?:\s*[–-]\s*\d+)?\s*(?:hours?|hrs?|h|days?|weeks?|wks?|months?)"
 _TEST_NAME_NUMBERS = re.compile(
-    r"\b\d+[\s-]*(?:lead|hours?|h|hr|am|pm)\b|(?:\bx|×)\s*\d\b|(?-i:\b[a-z]?[A-Z][A-Za-z]*-?\d+[A-Za-z]*\b)|"
+    r"\b\d+[\s-]*(?:lead|hours?|hourly|h|hr|am|pm)\b|(?:\bx|×)\s*\d\b|(?-i:\b[a-z]?[A-Z][A-Za-z]*-?\d+[A-Za-z]*\b)|"
     # round 137: a test's schedule and the scanner's field strength ("FVC q6h", "Serial Hgb q4h", "Repeat venous
     # Pb 1/12", "3T epilepsy-protocol MRI"); the lower-case "fT4" and the hyphened "Aquaporin-4" are names too
     rf"\bq\s?\d+\s?(?:h|hrs?|hourly|min)\b|\b\d+/(?:12|52)\b|{_FIELD_STRENGTH}|"
@@ -774,6 +784,8 @@ _NEED_TEST = re.compile(
     r"(?:urgent\s+|emergency\s+|formal\s+|repeat\s+|further\s+)?(?:[\w/+-]+\s+){0,2}?",
     re.I,
 )
+# what "add X" waits on, not what it adds ("Add fenofibrate once lipids are repeated")
+_ADD_CONDITION = re.compile(r"\s+(?:once|when|after|until|unless|if)\b", re.I)
 _TESTS_NEEDED = re.compile(
     r"^\W*(?P<x>[^.?!;:]{2,40}?)\s+(?:still\s+|also\s+)?(?:needed|required)(?:\s+(?:now|urgently|today|stat|asap|first))?\W*$",
     re.I,
@@ -1066,7 +1078,8 @@ def is_request(seg: Segment) -> tuple[bool, str]:
         return False, "a wish about naming or treating ('I'd want to call it X'), not a request"
     if not ends_q and not re.search(r"\bplease\b", text, re.I) and _orders_a_drug(text):
         return False, "an order for a drug or treatment, not a request for information"
-    added = text[cue.end():].strip() if cue is not None else ""
+    # (round 142: up to the condition it waits on, "Add fenofibrate once lipids are repeated")
+    added = _ADD_CONDITION.split(text[cue.end():], maxsplit=1)[0].strip() if cue is not None else ""
     if not ends_q and cue is not None and re.search(r"\badd\b", cue.group(0), re.I) and (
         not _names_test(added, analyte_text=text)
         # round 137: "I would add ramipril for the proteinuria once the creatinine is stable": a drug added first
@@ -1382,6 +1395,8 @@ class QuestionReader:
         # "MRI brain with contrast today", "9 am cortisol and ACTH before any steroid is given": the contrast and
         # the timing belong to the order, not to a result (nor, round 131, to a drug order: "AM cortisol (draw
         # before steroids)")
+        # (round 142: kept aside, for a detail that names a test of its own, "Full PFTs w/ DLCO")
+        details = " ".join(m.group(0) for m in _ORDER_DETAIL.finditer(t))
         t = _ORDER_DETAIL.sub(" ", t).strip()
         # round 136: the reason and the condition written after the order are no result of it ("Renal function and
         # a lipid profile, given the high urate", "a urine culture if there is frequency")
@@ -1425,9 +1440,12 @@ class QuestionReader:
             # round 131: "Ammonia level", "Reticulocyte count")
             return True
         if ids and opens and len(t.split()) <= 6 and (
-            (new := self._unmatched_investigation(t)) is not None and not _EXAMINE_WORD.fullmatch(new)
+            (new := self._unmatched_investigation(t) or self._unmatched_investigation(details)) is not None
+            and not _EXAMINE_WORD.fullmatch(new)
         ):
-            return True  # round 138: a released fact with a test no case fact names ("Fasting lipids, UACR")
+            # round 138: a released fact with a test no case fact names ("Fasting lipids, UACR"); round 142: or
+            # with one in its detail ("Full PFTs w/ DLCO" after the spirometry is released)
+            return True
         # (round 136: or its purpose, "Troponin to complete risk stratification"; round 138: or new values of a
         # released measure at intervals, "Trend LFTs daily", "CBC daily, trend plt")
         return bool(_URGENT_WORD.search(t) or _MONITORING_WORD.search(t) or purpose or freq) and bool(

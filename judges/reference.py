@@ -118,7 +118,13 @@ class ReferenceJudge(BaseJudge):
                 (m.span.start, m.span.end) for m in wds[tc.index].mentions if m.span.start is not None
             ]
             extractor.earlier = claims
-            got = extractor.extract(tc, segments[tc.index], dx_spans, len(claims) + 1, tc.final)
+            # (requests read from their words, "F/u NS1/IgM"; not a bare list item read as an order, which may be
+            # a finding: "Mild jaundice on inspection")
+            asked = frozenset(
+                q.span.start for q in questions
+                if q.span.turn == tc.index and q.span.start is not None and not q.rule.startswith("a bare test item")
+            )
+            got = extractor.extract(tc, segments[tc.index], dx_spans, len(claims) + 1, tc.final, asked)
             claims.extend(got.claims)
             for seg, items in got.retraction_segments:
                 keys = _retracted_keys(claims, tc.index, items, _with_antecedent(seg, segments[tc.index]))

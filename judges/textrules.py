@@ -474,7 +474,8 @@ QUESTION_RX = re.compile(
     r"|(?:\s+(?:on\s+(?:the\s+)?)?(?!(?:after|in|at|for|post|before|within|until|every|by|x|q)\b)[A-Za-z*][\w/&*-]*){1,4}?"
     r"\s+\**\d+(?:\.\d+)?\**(?!\d|\.\d)"
     r"(?!\s*(?:[-–]|to)?\s*\d*\s*(?:h|hrs?|hours?|hourly|d|days?|daily|wks?|weeks?|weekly|mo|mos|months?|mins?|minutes?|"
-    r"am|pm|y|yrs?|years?)\b))|"
+    # (round 142: or the British shorthand of days, weeks and months, "Repeat bone profile 2/52")
+    r"am|pm|y|yrs?|years?)\b|/(?:7|12|52)\b))|"
     r"^(?:please\s+)?(?:also\s+)?(?:cross-?match|group\s+and\s+(?:save|cross-?match))\b|"
     r"(?:^|:\s*|\bplease\s+)(?:also\s+)?ask\s+(?:the\s+|a\s+|an\s+)?(?:on-?call\s+)?[\w-]+(?:\s+[\w-]+)?\s+to\s+"
     r"(?:see|review|assess|examine|come)\b|"
@@ -485,10 +486,11 @@ QUESTION_RX = re.compile(
     r"^[^.?!]{2,80}?,?\s+(?:please|pls|plz)(?:\W*$|\s*[,;]\s+|\s+(?=(?:given|because|as|since|to\s+(?:exclude|rule\s+out|look))\b)))",
     re.I,
 )
-# Recommendations and orders that are management, not information requests.
+# Recommendations and orders that are management, not information requests (round 142: not the noun, "On the
+# monitor he is now in first-degree heart block" reports what the monitor shows).
 PLAN_RX = re.compile(
     r"\b(?:stop|discontinue|withdraw|cease|start|initiate|commence|begin|give|administer|prescribe|treat|treating|"
-    r"refer|admit|discharge|monitor|counsel|advise|avoid|review\s+in|follow[\s-]?up|"
+    r"refer|admit|discharge|(?<!the\s)(?<!\sa\s)monitor|counsel|advise|avoid|review\s+in|follow[\s-]?up|"
     r"continue|switch|offer|educate|manage|consult)\b",
     re.I,
 )

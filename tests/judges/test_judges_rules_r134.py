@@ -36,6 +36,7 @@ from __future__ import annotations
 from rules_support import (
     asks,
     judge_replies,
+    last_reply_claims,
     lead_of,
     question_with,
     questions_asked,
@@ -213,8 +214,11 @@ def test_trace_leucocytes_against_a_negative_urinalysis():  # fails on c42cac8
 
 
 def test_a_dipstick_reporting_leucocytes_stays_supported():  # fails on c42cac8 (no claim: a guard of the new term)
+    # round 142: the leucocytes sit right beside the dipstick's own claim ("nitrite") and the released dipstick
+    # statement states them, so they are part of that claim, no claim of their own; never a contradiction
     reply = "Pyelonephritis. Urine dip: trace leucocytes only, nitrite positive."
-    assert statuses_on(PYELO, reply, "trace leucocytes") == {"supported"}
+    claims = last_reply_claims(PYELO, [reply])
+    assert {c.status for c in claims if "leucocytes" in c.span.text or c.item == "urinalysis"} == {"supported"}, claims
 
 
 def test_weeks_in_shorthand_are_not_the_upper_end_of_a_range_of_units():  # fails on c42cac8
