@@ -1242,6 +1242,8 @@ class ClaimExtractor:
         # temperature: a temperature reading is a claim on it
         #: the case's facts that hold a measured temperature ("T 38.1" is a claim on the one of them)
         self._temp_facts = [f.id for f in know.case.facts if f.value is not None and normalize_unit(f.unit) in ("°c", "°f")]
+        # (fact id, term id) -> whether the fact's statement states the term (round 142, read per claim pair)
+        self._states_term: dict[tuple[str, str], bool] = {}
         temp_valued = bool(self._temp_facts)
         fever = [f.id for f in know.case.facts if f.value is None and any(
             _FEVER_NAME.fullmatch(n.strip()) for n in f.all_names)]
@@ -3464,11 +3466,19 @@ class ClaimExtractor:
             f = self.know.matcher.facts.get(o.item) if o is not c else None
             # (only a claim right beside it: "JVP 7 cm, lungs clear", not another clause of the sentence)
             near = o.span.end <= c.span.start <= o.span.end + 25 or c.span.end <= o.span.start <= c.span.end + 25
-            if f is not None and near and (
-                self._context_polarity(None, c.item, ctx=f.statement) or self._context_says_term(None, c.item, True, ctx=f.statement)
-            ):
+            if f is not None and near and self._fact_states_term(f, c.item):
                 return True
         return False
+
+    def _fact_states_term(self, f: Fact, item: str) -> bool:
+        """Whether a case fact's statement states a general term, under any name or in another word order (cached:
+        the statements are fixed for the case)."""
+        key = (f.id, item)
+        if key not in self._states_term:
+            self._states_term[key] = bool(
+                self._context_polarity(None, item, ctx=f.statement) or self._context_says_term(None, item, True, ctx=f.statement)
+            )
+        return self._states_term[key]
 
     def _context_polarity(self, tc: TurnContext | None, item: str, ctx: str | None = None) -> bool | None:
         ctx = tc.context_text if ctx is None and tc is not None else (ctx or "")
