@@ -114,6 +114,8 @@ _NOT_NEEDED = re.compile(
     r"\b(?:don't|do\s+not|don’t)\s+think\b[^.;]{0,60}\b(?:needed|required|necessary|indicated|warranted)\b",
     re.I,
 )
+# the British shorthand of weeks and months ("2/52", "3/12"): a test's schedule, never its result
+_WEEKS_MONTHS_SHORTHAND = r"\b\d+/(?:12|52)\b"
 # "family history of X" asks about the relatives, not about the patient's fact X.
 _FAMILY_HISTORY = re.compile(r"\bfamily\s+history\s+of\s+[^,.;?]*", re.I)
 # Scheduled serial measurements ask for values that do not exist yet: a new request even when
@@ -245,7 +247,7 @@ _FUTURE_REPEAT = re.compile(
     r"\b(?:in|after)\s+(?:another\s+)?(?:\d+(?:\s*[–-]\s*\d+)?|a|one|two|three|four|six|a\s+few|a\s+couple\s+of)"
     r"\s*(?:weeks?|wks?|months?|mos?|years?)\b|\b\d+(?:\s*[–-]\s*\d+)?\s*(?:weeks?|months?)\s+(?:after|post|following)\b|"
     # (round 142: the British shorthand of weeks and months, "repeat LDCT 3/12", "Repeat venous Pb 1/12")
-    r"\b\d+/(?:12|52)\b",
+    rf"{_WEEKS_MONTHS_SHORTHAND}",
     re.I,
 )
 # a case fact that is itself the repeat of a test ("repeat urine albumin-creatinine ratio")
@@ -514,7 +516,7 @@ _TEST_NAME_NUMBERS = re.compile(
     r"\b\d+[\s-]*(?:lead|hours?|hourly|h|hr|am|pm)\b|(?:\bx|×)\s*\d\b|(?-i:\b[a-z]?[A-Z][A-Za-z]*-?\d+[A-Za-z]*\b)|"
     # round 137: a test's schedule and the scanner's field strength ("FVC q6h", "Serial Hgb q4h", "Repeat venous
     # Pb 1/12", "3T epilepsy-protocol MRI"); the lower-case "fT4" and the hyphened "Aquaporin-4" are names too
-    rf"\bq\s?\d+\s?(?:h|hrs?|hourly|min)\b|\b\d+/(?:12|52)\b|{_FIELD_STRENGTH}|"
+    rf"\bq\s?\d+\s?(?:h|hrs?|hourly|min)\b|{_WEEKS_MONTHS_SHORTHAND}|{_FIELD_STRENGTH}|"
     # round 138: the vitamin D metabolites' numbers ("1,25-dihydroxyvitamin D", "25-OH vitamin D")
     r"\b(?:1,\s?)?25-(?:di)?(?:OH|hydroxy)\w*|"
     # round 139: the water channel's number in lower case too ("MRI brain and aquaporin-4 and MOG antibodies")
@@ -575,6 +577,9 @@ _URGENT_WORD = re.compile(
 # a measure ordered at intervals or followed, new values of a released one (round 137: "FVC q6h", "Serial Hgb q6h";
 # round 138: "Trend LFTs daily", "CBC daily, trend plt"; not "daily" alone: "a daily banana-and-orange smoothie")
 _MONITORING_WORD = re.compile(r"\b(?:trend(?:ing)?|serial|q\s?\d+\s?(?:h|hrs?|min))\b", re.I)
+# The rule of a bare test item read as an order ("- Erect PA CXR stat"): such an item may be a finding the reader took
+# for an order, so the claim extractor does not treat it as a request that asserts nothing (reference.py, round 142)
+BARE_ITEM_RULE = "a bare test item in a note's list ('- Erect PA CXR stat'): an order for it"
 # Exposure history (travel, pets, animals) asked without naming a case fact: pertinent to a presentation
 # with an infectious diagnosis in play, routine otherwise ("Has she travelled abroad recently?" in a
 # kidney-stone work-up, "Does he keep a dog?" in a lung-nodule clinic)
@@ -1272,7 +1277,7 @@ class QuestionReader:
                     )
                     and self._bare_test_item(tc, seg.text)
                 ):
-                    req, why = True, "a bare test item in a note's list ('- Erect PA CXR stat'): an order for it"
+                    req, why = True, BARE_ITEM_RULE
                 if req and not after_final:
                     rec = self._question(tc, seg, why, len(records) + 1, prev_seg, records)
                     records.append(rec)

@@ -36,7 +36,7 @@ from medgym.judges.context import TrajectoryContext
 from medgym.judges.contradictions import contradiction_decisions
 from medgym.judges.diagnoses import reply_diagnoses
 from medgym.judges.evidence import evidence_items
-from medgym.judges.questions import QuestionReader, gap_decisions
+from medgym.judges.questions import BARE_ITEM_RULE, QuestionReader, gap_decisions
 from medgym.judges.results import Annotations, JudgeUsage, Retraction, Span
 from medgym.judges.textrules import Segment, segment_reply
 from medgym.judges.updates import closure_decision, inquiry_decision, update_decisions
@@ -122,7 +122,7 @@ class ReferenceJudge(BaseJudge):
             # a finding: "Mild jaundice on inspection")
             asked = frozenset(
                 q.span.start for q in questions
-                if q.span.turn == tc.index and q.span.start is not None and not q.rule.startswith("a bare test item")
+                if q.span.turn == tc.index and q.span.start is not None and not q.rule.startswith(BARE_ITEM_RULE)
             )
             got = extractor.extract(tc, segments[tc.index], dx_spans, len(claims) + 1, tc.final, asked)
             claims.extend(got.claims)
